@@ -1,0 +1,91 @@
+package dev.bothy.kernel;
+
+import java.util.Objects;
+
+/**
+ * The one exception type of Bothy's own errors: a message and an {@link ErrorKind}.
+ *
+ * <p>Messages are constant English sentences that name what went wrong (a configuration key, a
+ * counter, a phase) and never carry a secret or a payload.
+ *
+ * <pre>{@code
+ * throw BothyException.invalid("n must be at least 1, got " + n);
+ * }</pre>
+ */
+public final class BothyException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+
+  private final ErrorKind kind;
+
+  /**
+   * Creates an exception of a kind.
+   *
+   * @param kind the error kind, not null
+   * @param message what went wrong, not null
+   * @param cause the underlying failure, or null
+   */
+  public BothyException(ErrorKind kind, String message, Throwable cause) {
+    super(Objects.requireNonNull(message, "message"), cause);
+    this.kind = Objects.requireNonNull(kind, "kind");
+  }
+
+  /**
+   * Returns the kind of this error.
+   *
+   * @return the kind, never null
+   */
+  public ErrorKind kind() {
+    return kind;
+  }
+
+  /**
+   * Creates a {@link ErrorKind#NOT_FOUND} error.
+   *
+   * @param message what was not found
+   * @return the exception, to be thrown by the caller
+   */
+  public static BothyException notFound(String message) {
+    return new BothyException(ErrorKind.NOT_FOUND, message, null);
+  }
+
+  /**
+   * Creates an {@link ErrorKind#INVALID} error.
+   *
+   * @param message which rule the input breaks
+   * @return the exception, to be thrown by the caller
+   */
+  public static BothyException invalid(String message) {
+    return new BothyException(ErrorKind.INVALID, message, null);
+  }
+
+  /**
+   * Creates a {@link ErrorKind#CONFLICT} error.
+   *
+   * @param message what the input clashes with
+   * @return the exception, to be thrown by the caller
+   */
+  public static BothyException conflict(String message) {
+    return new BothyException(ErrorKind.CONFLICT, message, null);
+  }
+
+  /**
+   * Creates an {@link ErrorKind#UNAVAILABLE} error.
+   *
+   * @param message which dependency cannot serve
+   * @param cause the underlying failure, or null
+   * @return the exception, to be thrown by the caller
+   */
+  public static BothyException unavailable(String message, Throwable cause) {
+    return new BothyException(ErrorKind.UNAVAILABLE, message, cause);
+  }
+
+  /**
+   * Creates an {@link ErrorKind#INTERNAL} error.
+   *
+   * @param message which invariant broke
+   * @return the exception, to be thrown by the caller
+   */
+  public static BothyException internal(String message) {
+    return new BothyException(ErrorKind.INTERNAL, message, null);
+  }
+}

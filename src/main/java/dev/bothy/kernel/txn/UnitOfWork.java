@@ -1,0 +1,95 @@
+package dev.bothy.kernel.txn;
+
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * One database transaction with ordered phases: {@code rights_begin}, {@code work}, {@code sync},
+ * {@code audit}, then commit.
+ *
+ * <p>The unit applies {@code database.statementTimeout}, {@code database.lockTimeout} and {@code
+ * database.idleInTransactionTimeout} with {@code SET LOCAL}, and retries the whole unit on a
+ * deadlock ({@code 40P01}), a lock timeout ({@code 55P03}) or a serialization failure ({@code
+ * 40001}) with jittered exponential backoff, up to {@code database.txMaxAttempts} attempts.
+ *
+ * <p>The methods other than {@link #run(Work)} act on the unit of the calling thread.
+ *
+ * <pre>{@code
+ * UUID id = uow.run(() -> {
+ *   appender.append(draft);
+ *   return draft.id();
+ * });
+ * }</pre>
+ */
+public interface UnitOfWork {
+
+  /**
+   * Runs a unit: opens a transaction, runs the phases and commits.
+   *
+   * @param work the caller's work, run in {@link Phase#WORK}; may run more than once
+   * @param <T> the result type
+   * @return the work's result, after a successful commit and the {@link #afterCommit} callbacks
+   * @throws dev.bothy.kernel.BothyException {@code internal} when called inside a unit; {@code
+   *     unavailable} when the retryable failures outlast {@code database.txMaxAttempts} or the
+   *     database cannot be reached; a {@code BothyException} from the work or a hook unchanged
+   * @throws RuntimeException any other unchecked exception from the work, unchanged; a checked
+   *     one comes wrapped in an {@code internal} {@code BothyException}
+   */
+  <T> T run(Work<T> work);
+
+  /**
+   * Returns the phase the calling thread's unit is in.
+   *
+   * @return the current phase
+   * @throws dev.bothy.kernel.BothyException {@code internal} outside a unit
+   */
+  Phase currentPhase();
+
+  /**
+   * Tells whether the calling thread runs inside a unit.
+   *
+   * @return true inside {@link #run(Work)}
+   */
+  boolean inUnit();
+
+  /**
+   * Returns the value of a key in the current unit.
+   *
+   * @param key the key
+   * @param <T> the value type
+   * @return the value, or empty when none was stored in this unit
+   * @throws dev.bothy.kernel.BothyException {@code internal} outside a unit
+   */
+  <T> Optional<T> get(TxKey<T> key);
+
+  /**
+   * Returns the value of a key in the current unit, storing a new one first when there is none.
+   *
+   * @param key the key
+   * @param create makes the value when the unit has none
+   * @param <T> the value type
+   * @return the stored value
+   * @throws dev.bothy.kernel.BothyException {@code internal} outside a unit
+   */
+  <T> T computeIfAbsent(TxKey<T> key, Supplier<T> create);
+
+  /**
+   * Stores a value for a key in the current unit, replacing any earlier one.
+   *
+   * @param key the key
+   * @param value the value, not null
+   * @param <T> the value type
+   * @throws dev.bothy.kernel.BothyException {@code internal} outside a unit
+   */
+  <T> void put(TxKey<T> key, T value);
+
+  /**
+   * Registers a callback that runs after the current unit commits, in registration order, on
+   * the calling thread. It never runs when the unit rolls back, and a retried unit forgets the
+   * callbacks of the failed attempt. A callback that throws is logged and the others still run.
+   *
+   * @param callback the callback
+   * @throws dev.bothy.kernel.BothyException {@code internal} outside a unit
+   */
+  void afterCommit(Runnable callback);
+}

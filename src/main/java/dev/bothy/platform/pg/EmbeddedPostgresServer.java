@@ -1,0 +1,196 @@
+package dev.bothy.platform.pg;
+
+import dev.bothy.kernel.BothyException;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The embedded PostgreSQL 18 of the development default and of the tests (zonky binaries).
+ *
+ * <p>Data persists in a directory across starts. A lock file beside the directory keeps a second
+ * process from opening the same data, and the port is checked before PostgreSQL starts, so both
+ * mistakes fail with a message that names the configuration key instead of a corrupted directory
+ * or a timeout. {@link #close()} stops PostgreSQL; zonky also stops it from a JVM shutdown hook,
+ * so a SIGTERM leaves no orphan {@code postgres} process.
+ */
+public final class EmbeddedPostgresServer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(EmbeddedPostgresServer.class);
+  /** The superuser of an embedded server; trust authentication on loopback. */
+  public static final String SUPERUSER = "postgres";
+
+  private final EmbeddedPostgres postgres;
+  private final FileChannel lockChannel;
+  private final FileLock lock;
+
+  private EmbeddedPostgresServer(EmbeddedPostgres postgres, FileChannel lockChannel, FileLock lock) {
+    this.postgres = postgres;
+    this.lockChannel = lockChannel;
+    this.lock = lock;
+  }
+
+  /**
+   * Starts PostgreSQL on a data directory, creating it on first use.
+   *
+   * @param dataDirectory the data directory ({@code database.embedded.dataDirectory})
+   * @param port the loopback port; 0 picks a free one ({@code database.embedded.port})
+   * @param startupWait how long to wait for PostgreSQL to accept connections
+   * @return the running server
+   * @throws BothyException {@code unavailable} when another process holds the directory, the
+   *     port is taken, or PostgreSQL does not start; the message names the key to change
+   */
+  public static EmbeddedPostgresServer start(Path dataDirectory, int port, Duration startupWait) {
+    Path data = dataDirectory.toAbsolutePath().normalize();
+    Path lockFile = data.resolveSibling(data.getFileName() + ".lock");
+    FileChannel channel = null;
+    try {
+      Files.createDirectories(data.getParent());
+      channel =
+          FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+      FileLock lock = tryLock(channel);
+      if (lock == null) {
+        throw BothyException.unavailable(
+            "the embedded PostgreSQL data directory "
+                + data
+                + " is in use by another process (database.embedded.dataDirectory):"
+                + " stop that process or choose another directory",
+            null);
+      }
+      int chosen = port == 0 ? freePort() : checkPortFree(port);
+      long started = System.nanoTime();
+      EmbeddedPostgres postgres =
+          EmbeddedPostgres.builder()
+              .setDataDirectory(data)
+              .setCleanDataDirectory(false)
+              .setPort(chosen)
+              .setPGStartupWait(startupWait)
+              .setServerConfig("listen_addresses", "127.0.0.1")
+              .start();
+      LOG.info(
+          "embedded PostgreSQL started: port={} data_directory={} elapsed_ms={}",
+          chosen,
+          data,
+          (System.nanoTime() - started) / 1_000_000);
+      return new EmbeddedPostgresServer(postgres, channel, lock);
+    } catch (IOException | RuntimeException e) {
+      closeQuietly(channel);
+      if (e instanceof BothyException bothy) {
+        throw bothy;
+      }
+      throw BothyException.unavailable(
+          "the embedded PostgreSQL did not start on "
+              + data
+              + " (database.embedded.dataDirectory): "
+              + e.getMessage(),
+          e);
+    }
+  }
+
+  private static FileLock tryLock(FileChannel channel) throws IOException {
+    try {
+      return channel.tryLock();
+    } catch (OverlappingFileLockException e) {
+      // The lock is held by this very JVM.
+      return null;
+    }
+  }
+
+  private static int checkPortFree(int port) {
+    try (ServerSocket probe = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+      return probe.getLocalPort();
+    } catch (IOException e) {
+      throw BothyException.unavailable(
+          "port "
+              + port
+              + " on 127.0.0.1 is taken (database.embedded.port): stop what uses it or"
+              + " choose another port",
+          e);
+    }
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return probe.getLocalPort();
+    }
+  }
+
+  /**
+   * Returns the port PostgreSQL listens on.
+   *
+   * @return the port
+   */
+  public int port() {
+    return postgres.getPort();
+  }
+
+  /**
+   * Returns a JDBC URL for a database and user of this server.
+   *
+   * @param database the database name
+   * @return {@code jdbc:postgresql://127.0.0.1:<port>/<database>}
+   */
+  public String jdbcUrl(String database) {
+    return "jdbc:postgresql://127.0.0.1:" + port() + "/" + database;
+  }
+
+  /**
+   * Returns an unpooled data source of the superuser on the {@code postgres} database.
+   *
+   * @return the data source
+   */
+  public DataSource superuserDataSource() {
+    return postgres.getPostgresDatabase();
+  }
+
+  /**
+   * Returns an unpooled data source of the superuser on a database.
+   *
+   * @param database the database name
+   * @return the data source
+   */
+  public DataSource superuserDataSource(String database) {
+    return postgres.getDatabase(SUPERUSER, database);
+  }
+
+  /** Stops PostgreSQL and releases the data directory. Idempotent. */
+  @Override
+  public void close() {
+    try {
+      postgres.close();
+      LOG.info("embedded PostgreSQL stopped");
+    } catch (IOException e) {
+      LOG.warn("embedded PostgreSQL did not stop cleanly", e);
+    } finally {
+      try {
+        if (lock.isValid()) {
+          lock.release();
+        }
+      } catch (IOException e) {
+        LOG.warn("could not release the embedded data directory lock", e);
+      }
+      closeQuietly(lockChannel);
+    }
+  }
+
+  private static void closeQuietly(FileChannel channel) {
+    if (channel == null) {
+      return;
+    }
+    try {
+      channel.close();
+    } catch (IOException e) {
+      LOG.debug("closing the lock file failed", e);
+    }
+  }
+}

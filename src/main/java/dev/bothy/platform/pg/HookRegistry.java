@@ -1,0 +1,86 @@
+package dev.bothy.platform.pg;
+
+import dev.bothy.kernel.BothyException;
+import dev.bothy.kernel.txn.Phase;
+import dev.bothy.kernel.txn.PhaseHook;
+import dev.bothy.kernel.txn.PhaseHooks;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The phase hook registry of one process: open while the application assembles, frozen when it
+ * starts (or at the first unit of work, whichever comes first).
+ *
+ * <p>Thread-safe.
+ */
+public final class HookRegistry implements PhaseHooks {
+  private record Named(String name, PhaseHook hook) {}
+
+  private final Map<Phase, List<Named>> hooks = new EnumMap<>(Phase.class);
+  private final Set<String> names = new HashSet<>();
+  private volatile boolean frozen;
+
+  /** Creates an empty, open registry. */
+  public HookRegistry() {
+    for (Phase phase : Phase.values()) {
+      hooks.put(phase, new ArrayList<>());
+    }
+  }
+
+  @Override
+  public synchronized void register(Phase phase, String name, PhaseHook hook) {
+    if (frozen) {
+      throw BothyException.internal(
+          "phase hook " + name + " registered after start: register hooks during assembly");
+    }
+    if (!phase.isHookPhase()) {
+      throw BothyException.internal(
+          "phase hook " + name + " registered for the work phase, which runs no hooks");
+    }
+    if (!names.add(name)) {
+      throw BothyException.internal("phase hook " + name + " is registered twice");
+    }
+    hooks.get(phase).add(new Named(name, hook));
+  }
+
+  @Override
+  public synchronized List<String> registrations() {
+    List<String> lines = new ArrayList<>();
+    for (Phase phase : Phase.values()) {
+      for (Named named : hooks.get(phase)) {
+        lines.add(phase.code() + ": " + named.name());
+      }
+    }
+    return List.copyOf(lines);
+  }
+
+  /** Freezes the registry; later registrations fail. Idempotent. */
+  public synchronized void freeze() {
+    frozen = true;
+  }
+
+  /**
+   * Tells whether the registry froze.
+   *
+   * @return true after {@link #freeze()}
+   */
+  public boolean frozen() {
+    return frozen;
+  }
+
+  /**
+   * Returns the hooks of a phase in run order; only after the registry froze, so the list can
+   * no longer change.
+   */
+  List<PhaseHook> hooks(Phase phase) {
+    List<Named> named;
+    synchronized (this) {
+      named = List.copyOf(hooks.get(phase));
+    }
+    return named.stream().map(Named::hook).toList();
+  }
+}

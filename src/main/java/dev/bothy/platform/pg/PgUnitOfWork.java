@@ -1,0 +1,281 @@
+package dev.bothy.platform.pg;
+
+import dev.bothy.kernel.BothyException;
+import dev.bothy.kernel.ErrorKind;
+import dev.bothy.kernel.txn.Phase;
+import dev.bothy.kernel.txn.PhaseHook;
+import dev.bothy.kernel.txn.TxKey;
+import dev.bothy.kernel.txn.UnitOfWork;
+import dev.bothy.kernel.txn.Work;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Supplier;
+import java.util.random.RandomGenerator;
+import javax.sql.DataSource;
+import org.jooq.DSLContext;
+import org.jooq.SQLDialect;
+import org.jooq.impl.DSL;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The PostgreSQL implementation of {@link UnitOfWork}: one pooled connection and one transaction
+ * per attempt, the phases in order, the timeouts with {@code SET LOCAL}, and retries of the whole
+ * unit on {@code 40P01}, {@code 55P03} and {@code 40001}.
+ *
+ * <p>The unit is bound to the calling thread; stores reach it through {@link PgTx#dsl()}.
+ * Thread-safe: any number of threads run units concurrently, each with its own connection.
+ */
+public final class PgUnitOfWork implements UnitOfWork {
+  private static final Logger LOG = LoggerFactory.getLogger(PgUnitOfWork.class);
+  private static final ThreadLocal<Unit> CURRENT = new ThreadLocal<>();
+
+  // One round trip for the three timeouts; set_config(..., true) is SET LOCAL.
+  private static final String SET_LOCAL_TIMEOUTS =
+      "select set_config('statement_timeout', ?, true),"
+          + " set_config('lock_timeout', ?, true),"
+          + " set_config('idle_in_transaction_session_timeout', ?, true)";
+
+  private final DataSource dataSource;
+  private final TxSettings settings;
+  private final HookRegistry hooks;
+  private final Sleeper sleeper;
+  private final RetryBackoff backoff;
+
+  /**
+   * Creates the unit of work over a pool.
+   *
+   * @param dataSource the pool of the runtime role
+   * @param settings timeouts, attempts and backoff
+   * @param hooks the phase hooks; frozen at the first unit
+   * @param sleeper waits between attempts
+   * @param random the jitter source
+   */
+  public PgUnitOfWork(
+      DataSource dataSource,
+      TxSettings settings,
+      HookRegistry hooks,
+      Sleeper sleeper,
+      RandomGenerator random) {
+    this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+    this.settings = Objects.requireNonNull(settings, "settings");
+    this.hooks = Objects.requireNonNull(hooks, "hooks");
+    this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+    this.backoff = new RetryBackoff(settings.retryBaseDelay(), settings.retryMaxDelay(), random);
+  }
+
+  @Override
+  public <T> T run(Work<T> work) {
+    Objects.requireNonNull(work, "work");
+    if (CURRENT.get() != null) {
+      throw BothyException.internal(
+          "a unit of work is already running on this thread; units do not nest");
+    }
+    hooks.freeze();
+    for (int attempt = 1; ; attempt++) {
+      Attempt<T> done;
+      try {
+        done = attempt(work);
+      } catch (RuntimeException | Error failure) {
+        Optional<String> state = SqlStates.retryable(failure);
+        if (state.isEmpty()) {
+          throw failure;
+        }
+        if (attempt >= settings.maxAttempts()) {
+          throw new BothyException(
+              ErrorKind.UNAVAILABLE,
+              "unit of work gave up after "
+                  + attempt
+                  + " attempts (database.txMaxAttempts), last SQLSTATE "
+                  + state.get(),
+              failure);
+        }
+        Duration delay = backoff.after(attempt);
+        LOG.debug(
+            "unit of work retried: sqlstate={} attempt={} delay_ms={}",
+            state.get(),
+            attempt,
+            delay.toMillis());
+        pause(delay, failure);
+        continue;
+      }
+      done.unit().runAfterCommit();
+      return done.result();
+    }
+  }
+
+  private record Attempt<T>(Unit unit, T result) {}
+
+  private <T> Attempt<T> attempt(Work<T> work) {
+    Connection connection;
+    try {
+      connection = dataSource.getConnection();
+    } catch (SQLException e) {
+      throw BothyException.unavailable("database unavailable: no connection from the pool", e);
+    }
+    try (connection) {
+      connection.setAutoCommit(false);
+      Unit unit = new Unit(connection);
+      CURRENT.set(unit);
+      try {
+        applyTimeouts(connection);
+        runHooks(unit, Phase.RIGHTS_BEGIN);
+        unit.phase = Phase.WORK;
+        T result = work.run();
+        runHooks(unit, Phase.SYNC);
+        runHooks(unit, Phase.AUDIT);
+        unit.phase = null;
+        connection.commit();
+        return new Attempt<>(unit, result);
+      } catch (Throwable failure) {
+        rollback(connection, failure);
+        throw rethrowable(failure);
+      } finally {
+        CURRENT.remove();
+      }
+    } catch (SQLException e) {
+      throw rethrowable(e);
+    }
+  }
+
+  private void applyTimeouts(Connection connection) throws SQLException {
+    try (PreparedStatement st = connection.prepareStatement(SET_LOCAL_TIMEOUTS)) {
+      st.setString(1, settings.statementTimeout().toMillis() + "ms");
+      st.setString(2, settings.lockTimeout().toMillis() + "ms");
+      st.setString(3, settings.idleInTransactionTimeout().toMillis() + "ms");
+      st.execute();
+    }
+  }
+
+  private void runHooks(Unit unit, Phase phase) {
+    unit.phase = phase;
+    for (PhaseHook hook : hooks.hooks(phase)) {
+      hook.run();
+    }
+  }
+
+  private static void rollback(Connection connection, Throwable failure) {
+    try {
+      connection.rollback();
+    } catch (SQLException e) {
+      // The connection is broken; Hikari evicts it on close. Keep the first failure.
+      failure.addSuppressed(e);
+    }
+  }
+
+  private static RuntimeException rethrowable(Throwable failure) {
+    if (failure instanceof RuntimeException runtime) {
+      return runtime;
+    }
+    if (failure instanceof Error error) {
+      throw error;
+    }
+    if (failure instanceof SQLException && SqlStates.retryable(failure).isEmpty()) {
+      return BothyException.unavailable("unit of work failed in the database", failure);
+    }
+    return new BothyException(ErrorKind.INTERNAL, "unit of work failed", failure);
+  }
+
+  private void pause(Duration delay, Throwable failure) {
+    try {
+      sleeper.sleep(delay);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      BothyException stop =
+          BothyException.unavailable("unit of work interrupted while waiting to retry", e);
+      stop.addSuppressed(failure);
+      throw stop;
+    }
+  }
+
+  @Override
+  public Phase currentPhase() {
+    Unit unit = currentUnit("currentPhase()");
+    if (unit.phase == null) {
+      throw BothyException.internal("currentPhase() called while the unit commits");
+    }
+    return unit.phase;
+  }
+
+  @Override
+  public boolean inUnit() {
+    return CURRENT.get() != null;
+  }
+
+  @Override
+  public <T> Optional<T> get(TxKey<T> key) {
+    return Optional.ofNullable(currentUnit("get(" + key.name() + ")").value(key));
+  }
+
+  @Override
+  public <T> T computeIfAbsent(TxKey<T> key, Supplier<T> create) {
+    Unit unit = currentUnit("computeIfAbsent(" + key.name() + ")");
+    T value = unit.value(key);
+    if (value == null) {
+      value = Objects.requireNonNull(create.get(), "created value");
+      unit.values.put(key, value);
+    }
+    return value;
+  }
+
+  @Override
+  public <T> void put(TxKey<T> key, T value) {
+    currentUnit("put(" + key.name() + ")").values.put(key, Objects.requireNonNull(value, "value"));
+  }
+
+  @Override
+  public void afterCommit(Runnable callback) {
+    currentUnit("afterCommit()").afterCommit.add(Objects.requireNonNull(callback, "callback"));
+  }
+
+  static Unit currentUnit(String what) {
+    Unit unit = CURRENT.get();
+    if (unit == null) {
+      throw BothyException.internal(what + " called outside a unit of work");
+    }
+    return unit;
+  }
+
+  /** The state of one attempt of a unit. Confined to its thread. */
+  static final class Unit {
+    private final Connection connection;
+    private final Map<TxKey<?>, Object> values = new IdentityHashMap<>();
+    private final List<Runnable> afterCommit = new ArrayList<>();
+    private Phase phase = Phase.RIGHTS_BEGIN;
+    private DSLContext dsl;
+
+    Unit(Connection connection) {
+      this.connection = connection;
+    }
+
+    DSLContext dsl() {
+      if (dsl == null) {
+        dsl = DSL.using(connection, SQLDialect.POSTGRES);
+      }
+      return dsl;
+    }
+
+    @SuppressWarnings("unchecked")
+    <T> T value(TxKey<T> key) {
+      return (T) values.get(key);
+    }
+
+    void runAfterCommit() {
+      for (Runnable callback : afterCommit) {
+        try {
+          callback.run();
+        } catch (RuntimeException e) {
+          LOG.error("after-commit callback failed", e);
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,200 @@
+package dev.bothy.wire;
+
+import com.codahale.metrics.Gauge;
+import com.codahale.metrics.MetricRegistry;
+import dev.bothy.kernel.BuildInfo;
+import dev.bothy.kernel.txn.UnitOfWork;
+import dev.bothy.platform.lifecycle.Lifecycle;
+import dev.bothy.platform.lifecycle.ProcessExit;
+import dev.bothy.platform.lifecycle.Readiness;
+import dev.bothy.platform.lifecycle.Role;
+import dev.bothy.platform.lifecycle.StopPhase;
+import dev.bothy.platform.pg.HookRegistry;
+import dev.bothy.platform.pg.PgUnitOfWork;
+import dev.bothy.platform.pg.Sleeper;
+import dev.bothy.platform.pg.TxSettings;
+import dev.bothy.wire.config.BothyConfiguration;
+import dev.bothy.wire.config.DatabaseConfig;
+import io.dropwizard.core.setup.Environment;
+import io.dropwizard.db.ManagedDataSource;
+import io.prometheus.metrics.exporter.servlet.jakarta.PrometheusMetricsServlet;
+import io.prometheus.metrics.instrumentation.dropwizard.DropwizardExports;
+import io.prometheus.metrics.instrumentation.dropwizard5.labels.CustomLabelMapper;
+import io.prometheus.metrics.instrumentation.dropwizard5.labels.MapperConfig;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The object graph of one Bothy process, built in the order of DESIGN.md section 5: pool, phase
+ * hooks, unit of work, readiness, lifecycle, admin endpoints. Later modules hang their components
+ * here, on the role.
+ */
+final class Assembly {
+  private static final Logger LOG = LoggerFactory.getLogger(Assembly.class);
+
+  /** The metric whose name carries the role; mapped to {@code bothy_process_role{bothy_role}}. */
+  static final String BUILD_INFO_METRIC = "bothy.process.role";
+
+  private final Role role;
+  private final ManagedDataSource dataSource;
+  private final HookRegistry hooks = new HookRegistry();
+  private final UnitOfWork unitOfWork;
+  private final Readiness readiness = new Readiness();
+  private final Lifecycle lifecycle;
+
+  private Assembly(BothyConfiguration config, Environment environment, ProcessExit exit) {
+    this.role = config.role();
+    DatabaseConfig db = config.database();
+    LOG.info("bothy starting: role={} version={}", role.code(), BuildInfo.version());
+    registerBuildInfo(environment.metrics());
+
+    dataSource =
+        new HikariDataSourceFactory(
+                db,
+                HikariDataSourceFactory.Purpose.RUNTIME,
+                "bothy-" + role.code(),
+                environment.healthChecks())
+            .build(environment.metrics(), "bothy");
+
+    // Modules register their phase hooks here, before the registry freezes at start.
+
+    unitOfWork =
+        new PgUnitOfWork(
+            dataSource,
+            new TxSettings(
+                db.statementTimeout().toJavaDuration(),
+                db.lockTimeout().toJavaDuration(),
+                db.idleInTransactionTimeout().toJavaDuration(),
+                db.txMaxAttempts(),
+                db.txRetryBaseDelay().toJavaDuration(),
+                db.txRetryMaxDelay().toJavaDuration()),
+            hooks,
+            Sleeper.system(),
+            ThreadLocalRandom.current());
+
+    Duration connectionTimeout = db.connectionTimeout().toJavaDuration();
+    readiness.register("database", () -> databaseAnswers(connectionTimeout));
+
+    Duration total = config.shutdown().totalTimeout().toJavaDuration();
+    lifecycle = new Lifecycle(total, exit, System::nanoTime);
+    lifecycle.onStart("database", this::logDatabase);
+    lifecycle.onStart(
+        "phase-hooks",
+        () -> {
+          hooks.freeze();
+          LOG.info("phase hooks frozen: hooks={}", hooks.registrations());
+        });
+    lifecycle.onStop(StopPhase.POOL, "pool", total, dataSource::stop);
+    environment.lifecycle().manage(new LifecycleManaged(lifecycle));
+
+    registerAdminEndpoints(environment);
+  }
+
+  /**
+   * Builds the process's object graph.
+   *
+   * @param config the validated configuration, with its role assigned
+   * @param environment Dropwizard's environment
+   * @param exit how {@link Lifecycle#fail(Throwable)} ends the process
+   * @return the assembly
+   */
+  static Assembly build(BothyConfiguration config, Environment environment, ProcessExit exit) {
+    return new Assembly(config, environment, exit);
+  }
+
+  private void registerBuildInfo(MetricRegistry metrics) {
+    metrics.register(BUILD_INFO_METRIC + "." + role.code(), (Gauge<Integer>) () -> 1);
+  }
+
+  private void registerAdminEndpoints(Environment environment) {
+    PrometheusRegistry prometheus = new PrometheusRegistry();
+    DropwizardExports.builder()
+        .dropwizardRegistry(environment.metrics())
+        .customLabelMapper(
+            new CustomLabelMapper(
+                List.of(
+                    new MapperConfig(
+                        BUILD_INFO_METRIC + ".*",
+                        "bothy_process_role",
+                        Map.of("bothy_role", "${0}")))))
+        .register(prometheus);
+    environment
+        .admin()
+        .addServlet("prometheus", new PrometheusMetricsServlet(prometheus))
+        .addMapping("/prometheus");
+    environment.admin().addServlet("healthz", new LivenessServlet()).addMapping("/healthz");
+    environment
+        .admin()
+        .addServlet("readyz", new ReadinessServlet(readiness, environment.getObjectMapper()))
+        .addMapping("/readyz");
+  }
+
+  private boolean databaseAnswers(Duration timeout) {
+    try (Connection connection = dataSource.getConnection()) {
+      return connection.isValid((int) Math.max(1, timeout.toSeconds()));
+    } catch (SQLException e) {
+      return false;
+    }
+  }
+
+  private void logDatabase() throws SQLException {
+    try (Connection connection = dataSource.getConnection()) {
+      LOG.info(
+          "database connected: server_version={} user={}",
+          connection.getMetaData().getDatabaseProductVersion(),
+          connection.getMetaData().getUserName());
+    }
+  }
+
+  /**
+   * Returns the role of the process.
+   *
+   * @return the role
+   */
+  Role role() {
+    return role;
+  }
+
+  /**
+   * Returns the phase hook registry.
+   *
+   * @return the registry
+   */
+  HookRegistry hooks() {
+    return hooks;
+  }
+
+  /**
+   * Returns the unit of work.
+   *
+   * @return the unit of work
+   */
+  UnitOfWork unitOfWork() {
+    return unitOfWork;
+  }
+
+  /**
+   * Returns the readiness registry.
+   *
+   * @return the registry
+   */
+  Readiness readiness() {
+    return readiness;
+  }
+
+  /**
+   * Returns the lifecycle.
+   *
+   * @return the lifecycle
+   */
+  Lifecycle lifecycle() {
+    return lifecycle;
+  }
+}

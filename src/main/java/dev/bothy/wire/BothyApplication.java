@@ -1,0 +1,99 @@
+package dev.bothy.wire;
+
+import dev.bothy.platform.lifecycle.ProcessExit;
+import dev.bothy.platform.lifecycle.Role;
+import dev.bothy.platform.pg.Migrator;
+import dev.bothy.wire.config.BothyConfiguration;
+import io.dropwizard.configuration.EnvironmentVariableSubstitutor;
+import io.dropwizard.configuration.SubstitutingSourceProvider;
+import io.dropwizard.core.Application;
+import io.dropwizard.core.cli.CheckCommand;
+import io.dropwizard.core.setup.Bootstrap;
+import io.dropwizard.core.setup.Environment;
+import io.dropwizard.db.PooledDataSourceFactory;
+import io.dropwizard.migrations.MigrationsBundle;
+
+/**
+ * Bothy's Dropwizard application and the jar's entry point.
+ *
+ * <p>Commands: {@code api}, {@code worker} and {@code all} run the server in a role; {@code db}
+ * ({@code migrate}, {@code status}, ...) manages the schema as {@code database.migrationUser};
+ * {@code check} validates a configuration file. Dropwizard's plain {@code server} command is not
+ * offered: the role commands replace it. The configuration file is optional; {@code ${VAR}} in it
+ * is replaced from the environment.
+ *
+ * <pre>{@code
+ * java -jar bothy.jar db migrate config.yml
+ * java -jar bothy.jar worker config.yml
+ * }</pre>
+ */
+public final class BothyApplication extends Application<BothyConfiguration> {
+  private volatile Assembly assembly;
+
+  /** Creates the application. */
+  public BothyApplication() {}
+
+  /**
+   * Runs a command line.
+   *
+   * @param args the command and its arguments, such as {@code all config.yml}
+   * @throws Exception when Dropwizard cannot even parse the arguments
+   */
+  public static void main(String[] args) throws Exception {
+    new BothyApplication().run(args);
+  }
+
+  @Override
+  public String getName() {
+    return "bothy";
+  }
+
+  @Override
+  protected void addDefaultCommands(Bootstrap<BothyConfiguration> bootstrap) {
+    bootstrap.addCommand(new CheckCommand<>(this));
+  }
+
+  @Override
+  public void initialize(Bootstrap<BothyConfiguration> bootstrap) {
+    bootstrap.setConfigurationSourceProvider(
+        new SubstitutingSourceProvider(
+            bootstrap.getConfigurationSourceProvider(),
+            new EnvironmentVariableSubstitutor(false)));
+    bootstrap.addBundle(
+        new MigrationsBundle<>() {
+          @Override
+          public PooledDataSourceFactory getDataSourceFactory(BothyConfiguration config) {
+            return new HikariDataSourceFactory(
+                config.database(), HikariDataSourceFactory.Purpose.MIGRATION, "bothy-migrate", null);
+          }
+
+          @Override
+          public String getMigrationsFileName() {
+            return Migrator.CHANGELOG;
+          }
+        });
+    bootstrap.addCommand(
+        new RoleCommand(this, Role.API, "Runs the HTTP API, the log tail and job inserts"));
+    bootstrap.addCommand(
+        new RoleCommand(
+            this,
+            Role.WORKER,
+            "Runs job workers, worker consumers and maintenance; admin port only"));
+    bootstrap.addCommand(
+        new RoleCommand(this, Role.ALL, "Runs the api and worker roles in one process"));
+  }
+
+  @Override
+  public void run(BothyConfiguration configuration, Environment environment) {
+    assembly = Assembly.build(configuration, environment, ProcessExit.system());
+  }
+
+  /**
+   * Returns the object graph of the running process; for tests in this package.
+   *
+   * @return the assembly, or null before {@link #run(BothyConfiguration, Environment)}
+   */
+  Assembly assembly() {
+    return assembly;
+  }
+}

@@ -1,0 +1,44 @@
+package dev.bothy.wire;
+
+import ch.qos.logback.classic.LoggerContext;
+import dev.bothy.platform.lifecycle.Role;
+import dev.bothy.wire.config.BothyConfiguration;
+import io.dropwizard.core.Application;
+import io.dropwizard.core.cli.ServerCommand;
+import io.dropwizard.core.server.DefaultServerFactory;
+import io.dropwizard.core.setup.Bootstrap;
+import java.util.List;
+import net.sourceforge.argparse4j.inf.Namespace;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The commands {@code api}, {@code worker} and {@code all}: Dropwizard's server command with a
+ * role. The role goes into the configuration (components ask it what to start) and into the
+ * logger context ({@code bothy.role}, shown by the default log format); {@code worker} drops the
+ * application connectors, so it opens the admin port only.
+ */
+final class RoleCommand extends ServerCommand<BothyConfiguration> {
+  private final Role role;
+
+  RoleCommand(Application<BothyConfiguration> application, Role role, String description) {
+    super(application, role.code(), description);
+    this.role = role;
+  }
+
+  @Override
+  protected void run(
+      Bootstrap<BothyConfiguration> bootstrap, Namespace namespace, BothyConfiguration config)
+      throws Exception {
+    config.assignRole(role);
+    // Logging is configured by now; a property survives until the next logging reset.
+    ((LoggerContext) LoggerFactory.getILoggerFactory()).putProperty("bothy.role", role.code());
+    if (!role.servesApi()) {
+      if (!(config.getServerFactory() instanceof DefaultServerFactory server)) {
+        throw new IllegalArgumentException(
+            "server.type must be default for the worker role: it serves the admin port only");
+      }
+      server.setApplicationConnectors(List.of());
+    }
+    super.run(bootstrap, namespace, config);
+  }
+}

@@ -1,0 +1,87 @@
+package dev.bothy.wire.config;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.bothy.platform.lifecycle.Role;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import io.dropwizard.core.Configuration;
+import io.dropwizard.logging.common.ConsoleAppenderFactory;
+import io.dropwizard.logging.common.DefaultLoggingFactory;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+import java.util.List;
+
+/**
+ * The whole configuration of a Bothy process: Dropwizard's {@code server}, {@code logging} and
+ * {@code metrics} sections plus Bothy's own.
+ *
+ * <p>Every key is validated at load; a bad value stops the start with a message that names the
+ * key. The checks that span keys are {@link CrossKeyChecks}. The role ({@code api}, {@code
+ * worker}, {@code all}) is not a key: the command sets it.
+ */
+@CrossKeyChecked
+public class BothyConfiguration extends Configuration {
+  /**
+   * The console log format of the default configuration: Dropwizard's, with the role of the
+   * process, which the role command puts into the logger context as {@code bothy.role}.
+   */
+  public static final String DEFAULT_LOG_FORMAT =
+      "%-5p [%d{ISO8601,UTC}] [%property{bothy.role}] %c: %m%n%rEx";
+
+  @Valid
+  @NotNull
+  @JsonProperty
+  private DatabaseConfig database = new DatabaseConfig();
+
+  @Valid
+  @NotNull
+  @JsonProperty
+  private ShutdownConfig shutdown = new ShutdownConfig();
+
+  @JsonIgnore private Role role = Role.ALL;
+
+  /** Creates a configuration with every default. */
+  public BothyConfiguration() {
+    if (getLoggingFactory() instanceof DefaultLoggingFactory logging) {
+      ConsoleAppenderFactory<ILoggingEvent> console = new ConsoleAppenderFactory<>();
+      console.setLogFormat(DEFAULT_LOG_FORMAT);
+      logging.setAppenders(List.of(console));
+    }
+  }
+
+  /**
+   * Returns the {@code database} section.
+   *
+   * @return the section
+   */
+  public DatabaseConfig database() {
+    return database;
+  }
+
+  /**
+   * Returns the {@code shutdown} section.
+   *
+   * @return the section
+   */
+  public ShutdownConfig shutdown() {
+    return shutdown;
+  }
+
+  /**
+   * Returns the role the command chose.
+   *
+   * @return the role; {@link Role#ALL} until a role command assigns one
+   */
+  public Role role() {
+    return role;
+  }
+
+  /**
+   * Assigns the role; called by the role command before the application runs.
+   *
+   * @param role the role
+   */
+  public void assignRole(Role role) {
+    this.role = role;
+  }
+}

@@ -1,0 +1,32 @@
+package dev.bothy.wire.config;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.dropwizard.util.Duration;
+import io.dropwizard.validation.MinDuration;
+import jakarta.validation.constraints.NotNull;
+import java.util.concurrent.TimeUnit;
+
+/** The {@code shutdown} section. */
+@Doc("How the process stops.")
+public class ShutdownConfig {
+  /** Default of {@code shutdown.totalTimeout}. */
+  public static final Duration DEFAULT_TOTAL_TIMEOUT = Duration.seconds(30);
+
+  @Doc(
+      "Budget of the whole shutdown after the HTTP connectors closed: the stop phases http,"
+          + " consumers, jobs and pool run within it, each step cut at the smaller of its own"
+          + " budget and what remains.")
+  @NotNull
+  @MinDuration(value = 1, unit = TimeUnit.SECONDS)
+  @JsonProperty
+  private Duration totalTimeout = DEFAULT_TOTAL_TIMEOUT;
+
+  /**
+   * Returns {@code shutdown.totalTimeout}.
+   *
+   * @return the budget
+   */
+  public Duration totalTimeout() {
+    return totalTimeout;
+  }
+}
