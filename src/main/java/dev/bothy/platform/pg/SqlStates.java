@@ -29,7 +29,9 @@ final class SqlStates {
    */
   static Optional<String> retryable(Throwable failure) {
     for (Throwable t = failure; t != null; t = t.getCause()) {
-      if (t instanceof SQLException sql && RETRYABLE.contains(sql.getSQLState())) {
+      if (t instanceof SQLException sql
+          && sql.getSQLState() != null
+          && RETRYABLE.contains(sql.getSQLState())) {
         return Optional.of(sql.getSQLState());
       }
       if (t.getCause() == t) {

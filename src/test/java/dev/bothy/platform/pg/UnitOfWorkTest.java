@@ -1,0 +1,450 @@
+package dev.bothy.platform.pg;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.bothy.kernel.BothyException;
+import dev.bothy.kernel.ErrorKind;
+import dev.bothy.kernel.txn.Phase;
+import dev.bothy.kernel.txn.TxKey;
+import dev.bothy.testing.PgExtension;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+class UnitOfWorkTest {
+  @RegisterExtension static final PgExtension PG = new PgExtension();
+
+  private static final TxSettings SETTINGS =
+      new TxSettings(
+          Duration.ofSeconds(20),
+          Duration.ofSeconds(5),
+          Duration.ofSeconds(30),
+          4,
+          Duration.ofMillis(5),
+          Duration.ofMillis(50));
+
+  private final List<Duration> sleeps = new CopyOnWriteArrayList<>();
+  private HookRegistry hooks;
+  private PgUnitOfWork uow;
+
+  @BeforeAll
+  static void createScratchTable() throws SQLException {
+    try (Connection c = PG.owner().getConnection();
+        Statement st = c.createStatement()) {
+      st.execute("CREATE TABLE scratch (id int PRIMARY KEY, v text NOT NULL)");
+      st.execute("GRANT SELECT, INSERT, UPDATE ON scratch TO bothy_app");
+    }
+  }
+
+  @BeforeEach
+  void setUp() throws SQLException {
+    hooks = new HookRegistry();
+    uow = unitOfWork(SETTINGS);
+    ownerExecute("TRUNCATE scratch");
+    ownerExecute("INSERT INTO scratch VALUES (1, 'one'), (2, 'two')");
+  }
+
+  @AfterEach
+  void noUnitLeftOnThisThread() {
+    assertThat(uow.inUnit()).isFalse();
+  }
+
+  private PgUnitOfWork unitOfWork(TxSettings settings) {
+    return new PgUnitOfWork(
+        PG.app(),
+        settings,
+        hooks,
+        d -> {
+          sleeps.add(d);
+          Thread.sleep(d.toMillis());
+        },
+        new Random(7));
+  }
+
+  @Test
+  void commits_the_work_and_returns_its_result() throws SQLException {
+    String result =
+        uow.run(
+            () -> {
+              PgTx.dsl().execute("INSERT INTO scratch VALUES (3, 'three')");
+              return "done";
+            });
+
+    assertThat(result).isEqualTo("done");
+    assertThat(valueOf(3)).contains("three");
+  }
+
+  @Test
+  void rolls_back_on_an_exception_and_runs_no_after_commit() throws SQLException {
+    List<String> ran = new ArrayList<>();
+
+    assertThatThrownBy(
+            () ->
+                uow.run(
+                    () -> {
+                      PgTx.dsl().execute("INSERT INTO scratch VALUES (3, 'three')");
+                      uow.afterCommit(() -> ran.add("after"));
+                      throw new IllegalStateException("boom");
+                    }))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("boom");
+
+    assertThat(valueOf(3)).isEmpty();
+    assertThat(ran).isEmpty();
+  }
+
+  @Test
+  void after_commit_callbacks_run_in_order_after_the_commit_and_one_failing_does_not_stop_the_rest()
+      throws SQLException {
+    List<String> seen = new ArrayList<>();
+
+    uow.run(
+        () -> {
+          PgTx.dsl().execute("UPDATE scratch SET v = 'changed' WHERE id = 1");
+          uow.afterCommit(() -> seen.add("first:" + valueOfUnchecked(1)));
+          uow.afterCommit(
+              () -> {
+                throw new IllegalStateException("callback fails");
+              });
+          uow.afterCommit(() -> seen.add("third"));
+          return null;
+        });
+
+    assertThat(seen).containsExactly("first:changed", "third");
+  }
+
+  @Test
+  void a_real_deadlock_between_two_units_is_retried_and_both_finish() throws Exception {
+    CyclicBarrier bothHoldFirstLock = new CyclicBarrier(2);
+    AtomicInteger attempts = new AtomicInteger();
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    try {
+      Future<String> a = pool.submit(() -> crossUpdate(1, 2, "a", bothHoldFirstLock, attempts));
+      Future<String> b = pool.submit(() -> crossUpdate(2, 1, "b", bothHoldFirstLock, attempts));
+
+      assertThat(a.get(60, TimeUnit.SECONDS)).isEqualTo("a");
+      assertThat(b.get(60, TimeUnit.SECONDS)).isEqualTo("b");
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(attempts.get()).as("one unit was chosen as the deadlock victim and retried").isEqualTo(3);
+    assertThat(sleeps).hasSize(1);
+    String first = valueOf(1).orElseThrow();
+    assertThat(valueOf(2)).as("the unit that finished last wrote both rows").contains(first);
+    assertThat(first).isIn("a", "b");
+  }
+
+  private String crossUpdate(
+      int first, int second, String value, CyclicBarrier barrier, AtomicInteger attempts) {
+    return uow.run(
+        () -> {
+          int attempt = attempts.incrementAndGet();
+          PgTx.dsl().execute("UPDATE scratch SET v = ? WHERE id = ?", value, first);
+          if (attempt <= 2) {
+            barrier.await(30, TimeUnit.SECONDS);
+          }
+          PgTx.dsl().execute("UPDATE scratch SET v = ? WHERE id = ?", value, second);
+          return value;
+        });
+  }
+
+  @Test
+  void a_unit_that_keeps_hitting_lock_timeouts_stops_after_the_max_attempts() throws Exception {
+    uow =
+        unitOfWork(
+            new TxSettings(
+                Duration.ofSeconds(20),
+                Duration.ofMillis(50),
+                Duration.ofSeconds(30),
+                3,
+                Duration.ofMillis(5),
+                Duration.ofMillis(20)));
+    AtomicInteger attempts = new AtomicInteger();
+    try (Connection holder = PG.owner().getConnection()) {
+      holder.setAutoCommit(false);
+      try (Statement st = holder.createStatement()) {
+        st.execute("SELECT * FROM scratch WHERE id = 1 FOR UPDATE");
+      }
+
+      assertThatThrownBy(
+              () ->
+                  uow.run(
+                      () -> {
+                        attempts.incrementAndGet();
+                        return PgTx.dsl().execute("UPDATE scratch SET v = 'x' WHERE id = 1");
+                      }))
+          .isInstanceOfSatisfying(
+              BothyException.class, e -> assertThat(e.kind()).isEqualTo(ErrorKind.UNAVAILABLE))
+          .hasMessageContaining("3 attempts")
+          .hasMessageContaining("database.txMaxAttempts")
+          .hasMessageContaining("55P03");
+      holder.rollback();
+    }
+    assertThat(attempts.get()).isEqualTo(3);
+    assertThat(sleeps).hasSize(2);
+    assertThat(valueOf(1)).contains("one");
+  }
+
+  @Test
+  void a_retried_unit_forgets_the_values_and_callbacks_of_the_failed_attempt() {
+    TxKey<String> key = TxKey.of("test.key");
+    AtomicInteger attempts = new AtomicInteger();
+    List<String> callbacks = new ArrayList<>();
+
+    String result =
+        uow.run(
+            () -> {
+              int attempt = attempts.incrementAndGet();
+              assertThat(uow.get(key)).isEmpty();
+              uow.put(key, "attempt " + attempt);
+              uow.afterCommit(() -> callbacks.add("attempt " + attempt));
+              if (attempt == 1) {
+                throw new SQLException("could not serialize access", "40001");
+              }
+              return uow.get(key).orElseThrow();
+            });
+
+    assertThat(result).isEqualTo("attempt 2");
+    assertThat(callbacks).containsExactly("attempt 2");
+  }
+
+  @Test
+  void phases_run_in_order_and_hooks_only_in_their_phase() {
+    List<String> seen = Collections.synchronizedList(new ArrayList<>());
+    hooks.register(Phase.AUDIT, "test.audit", () -> seen.add("audit:" + uow.currentPhase().code()));
+    hooks.register(Phase.SYNC, "test.sync", () -> seen.add("sync:" + uow.currentPhase().code()));
+    hooks.register(
+        Phase.RIGHTS_BEGIN, "test.rights", () -> seen.add("rights:" + uow.currentPhase().code()));
+    hooks.register(Phase.SYNC, "test.sync2", () -> seen.add("sync2:" + uow.currentPhase().code()));
+
+    uow.run(() -> seen.add("work:" + uow.currentPhase().code()));
+
+    assertThat(seen)
+        .containsExactly(
+            "rights:rights_begin", "work:work", "sync:sync", "sync2:sync", "audit:audit");
+    assertThat(hooks.registrations())
+        .containsExactly(
+            "rights_begin: test.rights", "sync: test.sync", "sync: test.sync2", "audit: test.audit");
+  }
+
+  @Test
+  void a_hook_that_throws_rolls_the_unit_back() throws SQLException {
+    hooks.register(
+        Phase.AUDIT,
+        "test.failing",
+        () -> {
+          throw BothyException.invalid("audit refuses");
+        });
+
+    assertThatThrownBy(
+            () -> uow.run(() -> PgTx.dsl().execute("INSERT INTO scratch VALUES (3, 'three')")))
+        .isInstanceOf(BothyException.class)
+        .hasMessage("audit refuses");
+    assertThat(valueOf(3)).isEmpty();
+  }
+
+  @Test
+  void tx_key_values_do_not_leak_between_concurrent_units() throws Exception {
+    TxKey<String> key = TxKey.of("test.owner");
+    int units = 6;
+    CyclicBarrier allStored = new CyclicBarrier(units);
+    ExecutorService pool = Executors.newFixedThreadPool(units);
+    try {
+      List<Future<String>> results = new ArrayList<>();
+      for (int i = 0; i < units; i++) {
+        String mine = "unit-" + i;
+        results.add(
+            pool.submit(
+                () ->
+                    uow.run(
+                        () -> {
+                          assertThat(uow.get(key)).isEmpty();
+                          uow.put(key, mine);
+                          allStored.await(30, TimeUnit.SECONDS);
+                          return uow.computeIfAbsent(key, () -> "other");
+                        })));
+      }
+      for (int i = 0; i < units; i++) {
+        assertThat(results.get(i).get(60, TimeUnit.SECONDS)).isEqualTo("unit-" + i);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(uow.run(() -> uow.get(key))).isEmpty();
+  }
+
+  @Test
+  void compute_if_absent_stores_once() {
+    TxKey<List<String>> key = TxKey.of("test.list");
+
+    int size =
+        uow.run(
+            () -> {
+              uow.computeIfAbsent(key, ArrayList::new).add("a");
+              uow.computeIfAbsent(key, ArrayList::new).add("b");
+              return uow.get(key).orElseThrow().size();
+            });
+
+    assertThat(size).isEqualTo(2);
+    assertThat(key.name()).isEqualTo("test.list");
+    assertThat(key.toString()).contains("test.list");
+  }
+
+  @Test
+  void the_unit_api_outside_a_unit_is_an_internal_error() {
+    TxKey<String> key = TxKey.of("test.outside");
+
+    assertThatThrownBy(uow::currentPhase)
+        .isInstanceOfSatisfying(
+            BothyException.class, e -> assertThat(e.kind()).isEqualTo(ErrorKind.INTERNAL))
+        .hasMessageContaining("outside a unit of work");
+    assertThatThrownBy(() -> uow.get(key)).hasMessageContaining("outside a unit of work");
+    assertThatThrownBy(() -> uow.put(key, "x")).hasMessageContaining("outside a unit of work");
+    assertThatThrownBy(() -> uow.computeIfAbsent(key, () -> "x"))
+        .hasMessageContaining("outside a unit of work");
+    assertThatThrownBy(() -> uow.afterCommit(() -> {}))
+        .hasMessageContaining("outside a unit of work");
+    assertThatThrownBy(PgTx::dsl).hasMessageContaining("outside a unit of work");
+  }
+
+  @Test
+  void registering_a_hook_after_start_is_an_error() {
+    uow.run(() -> null);
+
+    assertThat(hooks.frozen()).isTrue();
+    assertThatThrownBy(() -> hooks.register(Phase.SYNC, "test.late", () -> {}))
+        .isInstanceOfSatisfying(
+            BothyException.class, e -> assertThat(e.kind()).isEqualTo(ErrorKind.INTERNAL))
+        .hasMessageContaining("test.late")
+        .hasMessageContaining("after start");
+  }
+
+  @Test
+  void hooks_cannot_be_registered_for_the_work_phase_or_twice() {
+    assertThatThrownBy(() -> hooks.register(Phase.WORK, "test.work", () -> {}))
+        .hasMessageContaining("work phase");
+    hooks.register(Phase.SYNC, "test.once", () -> {});
+    assertThatThrownBy(() -> hooks.register(Phase.AUDIT, "test.once", () -> {}))
+        .hasMessageContaining("registered twice");
+  }
+
+  @Test
+  void units_do_not_nest() {
+    assertThatThrownBy(() -> uow.run(() -> uow.run(() -> "inner")))
+        .isInstanceOf(BothyException.class)
+        .hasMessageContaining("do not nest");
+  }
+
+  @Test
+  void a_checked_exception_from_the_work_comes_wrapped_as_internal() {
+    assertThatThrownBy(
+            () ->
+                uow.run(
+                    () -> {
+                      throw new java.io.IOException("disk");
+                    }))
+        .isInstanceOfSatisfying(
+            BothyException.class, e -> assertThat(e.kind()).isEqualTo(ErrorKind.INTERNAL))
+        .hasRootCauseInstanceOf(java.io.IOException.class);
+  }
+
+  @Test
+  void a_database_error_that_is_not_retryable_fails_at_once() {
+    AtomicInteger attempts = new AtomicInteger();
+
+    assertThatThrownBy(
+            () ->
+                uow.run(
+                    () -> {
+                      attempts.incrementAndGet();
+                      return PgTx.dsl().execute("INSERT INTO scratch VALUES (1, 'duplicate')");
+                    }))
+        .hasMessageContaining("duplicate key");
+    assertThat(attempts.get()).isEqualTo(1);
+    assertThat(sleeps).isEmpty();
+  }
+
+  @Test
+  void the_three_timeouts_are_set_local_to_the_unit() throws SQLException {
+    List<String> inside =
+        uow.run(
+            () ->
+                List.of(
+                    show("statement_timeout"),
+                    show("lock_timeout"),
+                    show("idle_in_transaction_session_timeout")));
+
+    assertThat(inside).containsExactly("20s", "5s", "30s");
+    try (Connection c = PG.app().getConnection();
+        Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SHOW lock_timeout")) {
+      rs.next();
+      assertThat(rs.getString(1)).as("SET LOCAL ends with the unit").isEqualTo("0");
+    }
+  }
+
+  @Test
+  void a_pool_that_cannot_connect_is_reported_as_unavailable() {
+    com.zaxxer.hikari.HikariConfig config = new com.zaxxer.hikari.HikariConfig();
+    config.setJdbcUrl(PG.jdbcUrl());
+    config.setUsername("bothy_app");
+    config.setInitializationFailTimeout(-1);
+    config.setConnectionTimeout(250);
+    com.zaxxer.hikari.HikariDataSource closed = new com.zaxxer.hikari.HikariDataSource(config);
+    closed.close();
+    PgUnitOfWork broken =
+        new PgUnitOfWork(closed, SETTINGS, new HookRegistry(), d -> {}, new Random());
+
+    assertThatThrownBy(() -> broken.run(() -> null))
+        .isInstanceOfSatisfying(
+            BothyException.class, e -> assertThat(e.kind()).isEqualTo(ErrorKind.UNAVAILABLE))
+        .hasMessageContaining("database unavailable");
+  }
+
+  private static String show(String setting) {
+    return PgTx.dsl().fetchValue("SHOW " + setting).toString();
+  }
+
+  private static Optional<String> valueOf(int id) throws SQLException {
+    try (Connection c = PG.owner().getConnection();
+        Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT v FROM scratch WHERE id = " + id)) {
+      return rs.next() ? Optional.of(rs.getString(1)) : Optional.empty();
+    }
+  }
+
+  private static String valueOfUnchecked(int id) {
+    try {
+      return valueOf(id).orElse("none");
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static void ownerExecute(String sql) throws SQLException {
+    try (Connection c = PG.owner().getConnection();
+        Statement st = c.createStatement()) {
+      st.execute(sql);
+    }
+  }
+}
