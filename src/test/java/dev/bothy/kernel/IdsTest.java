@@ -1,0 +1,70 @@
+package dev.bothy.kernel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+class IdsTest {
+
+  @Test
+  void ids_carry_version_7_and_the_rfc_variant() {
+    UUID id = Ids.newId();
+
+    assertThat(id.version()).isEqualTo(7);
+    assertThat(id.variant()).isEqualTo(2);
+  }
+
+  @Test
+  void ids_carry_the_unix_milliseconds_in_their_first_48_bits() {
+    long before = System.currentTimeMillis();
+    UUID id = Ids.newId();
+    long after = System.currentTimeMillis();
+
+    long millis = id.getMostSignificantBits() >>> 16;
+    assertThat(millis).isBetween(before, after + 1);
+  }
+
+  @Test
+  void ten_thousand_ids_from_one_thread_are_strictly_increasing() {
+    List<UUID> ids = new ArrayList<>();
+    for (int i = 0; i < 10_000; i++) {
+      ids.add(Ids.newId());
+    }
+
+    for (int i = 1; i < ids.size(); i++) {
+      assertThat(ids.get(i)).isGreaterThan(ids.get(i - 1));
+      assertThat(ids.get(i).toString()).isGreaterThan(ids.get(i - 1).toString());
+    }
+  }
+
+  @Test
+  void ids_stay_increasing_when_the_counter_overflows_within_one_millisecond() {
+    Ids ids = new Ids(() -> 1_000L, new Random(1));
+    UUID previous = ids.next();
+    for (int i = 0; i < 10_000; i++) {
+      UUID next = ids.next();
+      assertThat(next).isGreaterThan(previous);
+      previous = next;
+    }
+    assertThat(previous.getMostSignificantBits() >>> 16)
+        .as("the timestamp was borrowed ahead of the stuck clock")
+        .isGreaterThan(1_000L);
+  }
+
+  @Test
+  void ids_stay_increasing_when_the_wall_clock_steps_back() {
+    AtomicLong now = new AtomicLong(5_000);
+    Ids ids = new Ids(now::get, new Random(2));
+    UUID before = ids.next();
+
+    now.set(4_000);
+    UUID after = ids.next();
+
+    assertThat(after).isGreaterThan(before);
+  }
+}

@@ -1,0 +1,148 @@
+package dev.bothy.testing;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs a class of the test classpath in a child JVM, the way a user runs the jar: its own
+ * process, working directory, exit code and output. The child inherits the JaCoCo agent of the
+ * test JVM, so its coverage counts.
+ */
+public final class ChildJvm implements AutoCloseable {
+  private final Process process;
+  private final Path output;
+
+  private ChildJvm(Process process, Path output) {
+    this.process = process;
+    this.output = output;
+  }
+
+  /** The end of a child JVM. */
+  public record Result(int exitCode, String output) {}
+
+  /**
+   * Runs a main class to its end.
+   *
+   * @param mainClass the class
+   * @param timeout the longest it may run; it is killed after
+   * @param args its arguments
+   * @return exit code and combined output
+   * @throws Exception when it cannot start or overruns
+   */
+  public static Result run(String mainClass, Duration timeout, String... args) throws Exception {
+    try (ChildJvm child = start(mainClass, null, List.of(), Map.of(), args)) {
+      return child.await(timeout);
+    }
+  }
+
+  /**
+   * Starts a main class.
+   *
+   * @param mainClass the class
+   * @param workingDirectory its working directory, or null for the test's
+   * @param jvmArgs extra JVM arguments, such as {@code -Ddw.server...}
+   * @param env extra environment variables
+   * @param args its arguments
+   * @return the running child; close it to end it
+   * @throws IOException when it cannot start
+   */
+  public static ChildJvm start(
+      String mainClass,
+      Path workingDirectory,
+      List<String> jvmArgs,
+      Map<String, String> env,
+      String... args)
+      throws IOException {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    String agent = System.getProperty("bothy.test.childJvmArgs", "").trim();
+    if (!agent.isEmpty()) {
+      command.add(agent);
+    }
+    command.add("-Dliquibase.analytics.enabled=false");
+    command.addAll(jvmArgs);
+    command.add("-cp");
+    command.add(System.getProperty("java.class.path"));
+    command.add(mainClass);
+    command.addAll(List.of(args));
+    Path output = Files.createTempFile("bothy-child", ".log");
+    ProcessBuilder builder =
+        new ProcessBuilder(command)
+            .redirectErrorStream(true)
+            .redirectOutput(output.toFile());
+    if (workingDirectory != null) {
+      builder.directory(workingDirectory.toFile());
+    }
+    builder.environment().putAll(env);
+    return new ChildJvm(builder.start(), output);
+  }
+
+  /**
+   * Returns the process.
+   *
+   * @return the process
+   */
+  public Process process() {
+    return process;
+  }
+
+  /**
+   * Returns what the child printed so far.
+   *
+   * @return stdout and stderr, interleaved
+   */
+  public String output() {
+    try {
+      return Files.readString(output, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      return "";
+    }
+  }
+
+  /**
+   * Waits for the end of the child.
+   *
+   * @param timeout the longest wait; the child is killed after it
+   * @return exit code and output
+   * @throws Exception when the child overruns
+   */
+  public Result await(Duration timeout) throws Exception {
+    if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+      process.destroyForcibly();
+      throw new IllegalStateException("child JVM overran " + timeout + ":\n" + output());
+    }
+    return new Result(process.exitValue(), output());
+  }
+
+  /**
+   * Sends SIGTERM and waits for the end.
+   *
+   * @param timeout the longest wait
+   * @return exit code and output
+   * @throws Exception when the child overruns
+   */
+  public Result terminate(Duration timeout) throws Exception {
+    process.destroy();
+    return await(timeout);
+  }
+
+  @Override
+  public void close() throws IOException {
+    if (process.isAlive()) {
+      process.destroyForcibly();
+      try {
+        process.waitFor(30, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    Files.deleteIfExists(output);
+  }
+}
