@@ -20,7 +20,7 @@ import io.dropwizard.migrations.MigrationsBundle;
  * ({@code migrate}, {@code status}, ...) manages the schema as {@code database.migrationUser};
  * {@code check} validates a configuration file. Dropwizard's plain {@code server} command is not
  * offered: the role commands replace it. The configuration file is optional; {@code ${VAR}} in it
- * is replaced from the environment.
+ * is replaced from the environment, and an unset variable stops the start.
  *
  * <pre>{@code
  * java -jar bothy.jar db migrate config.yml
@@ -58,7 +58,7 @@ public final class BothyApplication extends Application<BothyConfiguration> {
     bootstrap.setConfigurationSourceProvider(
         new SubstitutingSourceProvider(
             bootstrap.getConfigurationSourceProvider(),
-            new EnvironmentVariableSubstitutor(false)));
+            new EnvironmentVariableSubstitutor(true)));
     bootstrap.addBundle(
         new MigrationsBundle<>() {
           @Override

@@ -1,0 +1,126 @@
+package dev.bothy.wire;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.bothy.testing.ChildJvm;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class ConfigurationTest {
+  @TempDir Path dir;
+
+  private Path write(String yaml) throws IOException {
+    Path file = Files.createTempFile(dir, "config", ".yml");
+    Files.writeString(file, yaml);
+    return file;
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "unknown key | database:\\n  colour: blue | database.colour",
+        "negative pool size | database:\\n  maxPoolSize: -1 | database.maxPoolSize",
+        "oversized pool | database:\\n  maxPoolSize: 100000 | database.maxPoolSize",
+        "zero statement timeout | database:\\n  statementTimeout: 0s | database.statementTimeout",
+        "malformed duration | database:\\n  lockTimeout: 5 parsecs | database.lockTimeout",
+        "not a number | database:\\n  txMaxAttempts: many | database.txMaxAttempts",
+        "zero attempts | database:\\n  txMaxAttempts: 0 | database.txMaxAttempts",
+        "remote url without password | database:\\n  url: jdbc:postgresql://db.example.com:5432/bothy"
+            + " | database.password",
+        "not a PostgreSQL url | database:\\n  url: jdbc:mysql://127.0.0.1/bothy | database.url",
+        "blank user | database:\\n  user: '' | database.user",
+        "lock timeout not below statement timeout | database:\\n  lockTimeout: 30s\\n"
+            + "  statementTimeout: 10s | database.lockTimeout must be shorter than"
+            + " database.statementTimeout",
+        "retry base above max | database:\\n  txRetryBaseDelay: 5s\\n  txRetryMaxDelay: 1s"
+            + " | database.txRetryBaseDelay must not exceed database.txRetryMaxDelay",
+        "embedded port out of range | database:\\n  embedded:\\n    port: 70000"
+            + " | database.embedded.port",
+        "zero shutdown budget | shutdown:\\n  totalTimeout: 0s | shutdown.totalTimeout",
+        "pool wait below Hikari's minimum | database:\\n  connectionTimeout: 10ms"
+            + " | database.connectionTimeout",
+      })
+  void a_bad_configuration_stops_the_start_with_a_message_naming_the_key(
+      String name, String yaml, String expected) throws IOException {
+    Path config = write(yaml.replace("\\n", "\n"));
+
+    CommandLine.Outcome outcome = CommandLine.run("check", config.toString());
+
+    assertThat(outcome.succeeded()).as(name).isFalse();
+    assertThat(outcome.err()).as(name).contains(expected);
+  }
+
+  @Test
+  void malformed_yaml_names_the_file_and_the_position() throws IOException {
+    Path config = write("database:\n  url: [jdbc:postgresql://127.0.0.1/bothy\n");
+
+    CommandLine.Outcome outcome = CommandLine.run("check", config.toString());
+
+    assertThat(outcome.succeeded()).isFalse();
+    assertThat(outcome.err()).contains("Malformed YAML").contains("line");
+  }
+
+  @Test
+  void a_password_never_appears_in_a_configuration_error() throws IOException {
+    Path config =
+        write(
+            "database:\n  url: jdbc:postgresql://db.example.com/bothy\n"
+                + "  password: alex-secret-42\n  migrationPassword: sam-secret-43\n"
+                + "  maxPoolSize: 0\n  lockTimeout: 1m\n");
+
+    CommandLine.Outcome outcome = CommandLine.run("check", config.toString());
+
+    assertThat(outcome.succeeded()).isFalse();
+    assertThat(outcome.err() + outcome.out())
+        .contains("database.maxPoolSize")
+        .contains("database.lockTimeout")
+        .doesNotContain("alex-secret-42")
+        .doesNotContain("sam-secret-43");
+  }
+
+  @Test
+  void a_good_configuration_passes_the_check() throws IOException {
+    Path config =
+        write(
+            "database:\n  url: jdbc:postgresql://127.0.0.1:5432/bothy\n  maxPoolSize: 4\n"
+                + "  lockTimeout: 2s\n  statementTimeout: 10s\nshutdown:\n  totalTimeout: 20s\n");
+
+    CommandLine.Outcome outcome = CommandLine.run("check", config.toString());
+
+    assertThat(outcome.failure()).isEmpty();
+  }
+
+  @Test
+  void environment_variables_are_substituted_and_a_missing_one_is_an_error() throws IOException {
+    Path config = write("database:\n  password: ${BOTHY_TEST_UNSET_VARIABLE_ROBIN}\n");
+
+    CommandLine.Outcome outcome = CommandLine.run("check", config.toString());
+
+    assertThat(outcome.succeeded()).isFalse();
+    assertThat(outcome.err()).contains("BOTHY_TEST_UNSET_VARIABLE_ROBIN");
+  }
+
+  @Test
+  void a_bad_configuration_ends_the_real_process_with_a_non_zero_exit() throws Exception {
+    Path config = write("database:\n  maxPoolSize: -5\n");
+
+    try (ChildJvm child =
+        ChildJvm.start(
+            BothyApplication.class.getName(), dir, List.of(), Map.of(), "all", config.toString())) {
+      ChildJvm.Result result = child.await(Duration.ofSeconds(60));
+
+      assertThat(result.exitCode()).isNotZero();
+      assertThat(result.output()).contains("database.maxPoolSize");
+      assertThat(dir.resolve("bothy-data")).as("nothing was started").doesNotExist();
+    }
+  }
+}
