@@ -1,0 +1,173 @@
+package dev.bothy.wire;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.bothy.testing.ChildJvm;
+import dev.bothy.testing.Http;
+import dev.bothy.testing.PgExtension;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Starts the roles as real processes, the way a user runs the jar. */
+class ServerRolesTest {
+  @RegisterExtension static final PgExtension PG = new PgExtension();
+
+  private static final Duration START = Duration.ofSeconds(120);
+
+  @TempDir Path dir;
+
+  private static List<String> ports(int app, int admin, int embedded) {
+    return List.of(
+        "-Ddw.server.applicationConnectors[0].port=" + app,
+        "-Ddw.server.adminConnectors[0].port=" + admin,
+        "-Ddw.database.embedded.port=" + embedded);
+  }
+
+  @Test
+  void all_with_no_configuration_file_starts_embedded_postgresql_and_serves_the_admin_port()
+      throws Exception {
+    int app = Http.freePort();
+    int admin = Http.freePort();
+    int embedded = Http.freePort();
+    try (ChildJvm all =
+        ChildJvm.start(
+            BothyApplication.class.getName(), dir, ports(app, admin, embedded), Map.of(), "all")) {
+      awaitReady(all, admin);
+
+      Http.Response health = Http.get(admin, "/healthcheck");
+      assertThat(health.status()).isEqualTo(200);
+      assertThat(health.body()).contains("\"healthy\":true").doesNotContain("\"healthy\":false");
+      Http.Response prometheus = Http.get(admin, "/prometheus");
+      assertThat(prometheus.status()).isEqualTo(200);
+      assertThat(prometheus.body())
+          .contains("bothy_pool_ActiveConnections")
+          .contains("bothy_pool_TotalConnections")
+          .contains("bothy_process_role{bothy_role=\"all\"} 1.0");
+      assertThat(Http.get(admin, "/readyz"))
+          .isEqualTo(new Http.Response(200, "{\"status\":\"ready\"}"));
+      assertThat(Http.get(admin, "/healthz").status()).isEqualTo(200);
+      assertThat(Http.get(admin, "/ping").body()).contains("pong");
+      assertThat(Http.get(admin, "/metrics").body()).contains("bothy.pool.ActiveConnections");
+      assertThat(Http.get(app, "/").status()).as("the application port is open").isEqualTo(404);
+      assertThat(all.output())
+          .contains("[all]")
+          .contains("embedded PostgreSQL, which is for development only")
+          .contains("user=bothy_app");
+      assertThat(dir.resolve("bothy-data/postgres/PG_VERSION")).hasContent("18");
+
+      a_second_process_on_the_same_data_directory_fails_with_a_clear_message();
+
+      ChildJvm.Result stopped = all.terminate(Duration.ofSeconds(60));
+      assertThat(stopped.output()).contains("stop step done: phase=pool step=pool");
+      assertThat(postgresProcessesUsing(dir)).as("no orphan postgres").isZero();
+    }
+  }
+
+  private void a_second_process_on_the_same_data_directory_fails_with_a_clear_message()
+      throws Exception {
+    try (ChildJvm second =
+        ChildJvm.start(
+            BothyApplication.class.getName(),
+            dir,
+            ports(Http.freePort(), Http.freePort(), Http.freePort()),
+            Map.of(),
+            "all")) {
+      ChildJvm.Result result = second.await(START);
+
+      assertThat(result.exitCode()).isNotZero();
+      assertThat(result.output())
+          .contains("is in use by another process (database.embedded.dataDirectory)");
+    }
+  }
+
+  @Test
+  void worker_opens_the_admin_port_and_no_application_port() throws Exception {
+    int app = Http.freePort();
+    int admin = Http.freePort();
+    Path config = dir.resolve("worker.yml");
+    Files.writeString(
+        config,
+        "database:\n  url: "
+            + PG.jdbcUrl()
+            + "\nserver:\n  applicationConnectors:\n    - type: http\n      port: "
+            + app
+            + "\n  adminConnectors:\n    - type: http\n      port: "
+            + admin
+            + "\n");
+    try (ChildJvm worker =
+        ChildJvm.start(
+            BothyApplication.class.getName(),
+            dir,
+            List.of(),
+            Map.of(),
+            "worker",
+            config.toString())) {
+      awaitReady(worker, admin);
+
+      assertThat(Http.get(admin, "/prometheus").body())
+          .contains("bothy_process_role{bothy_role=\"worker\"} 1.0");
+      assertThatThrownBy(() -> Http.get(app, "/")).isInstanceOf(ConnectException.class);
+      assertThat(worker.output()).contains("[worker]").doesNotContain("embedded PostgreSQL");
+      assertThat(dir.resolve("bothy-data")).doesNotExist();
+
+      worker.terminate(Duration.ofSeconds(60));
+    }
+  }
+
+  @Test
+  void the_help_lists_the_role_commands_and_no_plain_server_command() throws Exception {
+    ChildJvm.Result help =
+        ChildJvm.run(BothyApplication.class.getName(), Duration.ofSeconds(60), "-h");
+
+    assertThat(help.exitCode()).isZero();
+    assertThat(help.output()).contains("{check,db,api,worker,all}").doesNotContain("server");
+  }
+
+  static void awaitReady(ChildJvm child, int adminPort) throws Exception {
+    long deadline = System.nanoTime() + START.toNanos();
+    while (System.nanoTime() < deadline) {
+      if (!child.process().isAlive()) {
+        throw new IllegalStateException("process ended before it was ready:\n" + child.output());
+      }
+      try {
+        if (Http.get(adminPort, "/readyz").status() == 200) {
+          return;
+        }
+      } catch (IOException notYet) {
+        // The admin port opens late in the start.
+      }
+      Thread.sleep(200);
+    }
+    throw new IllegalStateException("not ready within " + START + ":\n" + child.output());
+  }
+
+  private static long postgresProcessesUsing(Path dir) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+    long count;
+    do {
+      count =
+          ProcessHandle.allProcesses()
+              .filter(
+                  p ->
+                      p.info()
+                          .commandLine()
+                          .map(c -> c.contains("postgres") && c.contains(dir.toString()))
+                          .orElse(false))
+              .count();
+      if (count == 0) {
+        return 0;
+      }
+      Thread.sleep(200);
+    } while (System.nanoTime() < deadline);
+    return count;
+  }
+}
