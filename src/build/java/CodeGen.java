@@ -24,7 +24,7 @@ import org.jooq.meta.jaxb.Target;
  * The build's code generation step: starts an embedded PostgreSQL 18, applies the Liquibase
  * changelog and runs jOOQ's generator into {@code generated/}.
  *
- * <p>Runs in a forked JVM as a single source file (see docs/adr/0004-code-generation.md), so
+ * <p>Runs in a forked JVM as a single source file (see docs/adr/0004-code-generation-pipeline.md), so
  * it needs none of the project's classes compiled first and keeps Liquibase and jOOQ-codegen
  * out of Maven's JVM.
  *

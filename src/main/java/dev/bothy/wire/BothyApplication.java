@@ -55,6 +55,9 @@ public final class BothyApplication extends Application<BothyConfiguration> {
 
   @Override
   public void initialize(Bootstrap<BothyConfiguration> bootstrap) {
+    // The default log format shows bothy.role; the role commands set it in the logger context,
+    // the other commands (db, check) fall back to this system property.
+    System.getProperties().putIfAbsent("bothy.role", "cli");
     bootstrap.setConfigurationSourceProvider(
         new SubstitutingSourceProvider(
             bootstrap.getConfigurationSourceProvider(),

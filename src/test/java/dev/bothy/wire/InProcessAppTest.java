@@ -1,0 +1,98 @@
+package dev.bothy.wire;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.bothy.platform.lifecycle.Role;
+import dev.bothy.platform.pg.PgTx;
+import dev.bothy.testing.Http;
+import dev.bothy.testing.PgExtension;
+import dev.bothy.wire.config.BothyConfiguration;
+import io.dropwizard.testing.ConfigOverride;
+import io.dropwizard.testing.DropwizardTestSupport;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** The {@code all} role inside the test JVM, against the test database. */
+class InProcessAppTest {
+  @RegisterExtension static final PgExtension PG = new PgExtension();
+
+  private static DropwizardTestSupport<BothyConfiguration> app;
+
+  @BeforeAll
+  static void start() throws Exception {
+    app =
+        new DropwizardTestSupport<>(
+            BothyApplication.class,
+            (String) null,
+            (String) null,
+            application -> new RoleCommand(application, Role.ALL, "test"),
+            ConfigOverride.config("database.url", PG::jdbcUrl),
+            ConfigOverride.config("server.applicationConnectors[0].port", "0"),
+            ConfigOverride.config("server.adminConnectors[0].port", "0"));
+    app.before();
+  }
+
+  @AfterAll
+  static void stop() {
+    if (app != null) {
+      app.after();
+    }
+  }
+
+  private static Assembly assembly() {
+    BothyApplication application = app.getApplication();
+    return application.assembly();
+  }
+
+  @Test
+  void the_registered_phase_hooks_match_the_golden_file() throws Exception {
+    Path golden = Path.of("src/test/resources/golden/phase-hooks.txt");
+    List<String> expected =
+        Files.readAllLines(golden, StandardCharsets.UTF_8).stream()
+            .filter(line -> !line.isBlank() && !line.startsWith("#"))
+            .toList();
+
+    assertThat(assembly().hooks().frozen()).isTrue();
+    assertThat(assembly().hooks().registrations()).isEqualTo(expected);
+  }
+
+  @Test
+  void the_runtime_connects_as_the_app_role_through_the_unit_of_work() {
+    String user =
+        assembly().unitOfWork().run(() -> PgTx.dsl().fetchValue("select current_user").toString());
+
+    assertThat(user).isEqualTo("bothy_app");
+    assertThat(assembly().role()).isEqualTo(Role.ALL);
+  }
+
+  @Test
+  void readiness_lists_the_database_and_passes() throws Exception {
+    assertThat(assembly().readiness().names()).contains("database");
+    assertThat(assembly().readiness().failing()).isEmpty();
+    assertThat(Http.get(app.getAdminPort(), "/readyz").status()).isEqualTo(200);
+    assertThat(Http.get(app.getAdminPort(), "/healthz").status()).isEqualTo(200);
+    assertThat(Http.get(app.getAdminPort(), "/healthcheck").body())
+        .contains("bothy.pool.ConnectivityCheck");
+  }
+
+  @Test
+  void readiness_answers_503_with_only_the_names_of_the_failing_checks() throws Exception {
+    java.util.concurrent.atomic.AtomicBoolean ready = new java.util.concurrent.atomic.AtomicBoolean();
+    assembly().readiness().register("test-not-ready", ready::get);
+    try {
+      Http.Response response = Http.get(app.getAdminPort(), "/readyz");
+
+      assertThat(response.status()).isEqualTo(503);
+      assertThat(response.body())
+          .isEqualTo("{\"status\":\"not_ready\",\"failing\":[\"test-not-ready\"]}");
+    } finally {
+      ready.set(true);
+    }
+  }
+}

@@ -1,0 +1,98 @@
+package dev.bothy.wire;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.bothy.testing.PgExtension;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.postgresql.ds.PGSimpleDataSource;
+
+class MigrateCommandTest {
+  @RegisterExtension static final PgExtension PG = new PgExtension();
+
+  @TempDir Path dir;
+
+  @Test
+  void db_migrate_applies_the_changelog_once_and_db_status_then_reports_nothing_pending()
+      throws Exception {
+    String url = PG.createEmptyDatabase("bothy_owner");
+    Path config = dir.resolve("config.yml");
+    Files.writeString(config, "database:\n  url: " + url + "\n");
+
+    assertThat(status(config)).contains("1 changeset has not been applied");
+
+    CommandLine.Outcome first = CommandLine.run("db", "migrate", config.toString());
+    assertThat(first.failure()).isEmpty();
+    List<String> applied = appliedChangesets(url);
+    assertThat(applied).containsExactly("0001-roles");
+
+    assertThat(status(config)).contains("is up to date");
+
+    CommandLine.Outcome second = CommandLine.run("db", "migrate", config.toString());
+    assertThat(second.failure()).isEmpty();
+    assertThat(appliedChangesets(url)).isEqualTo(applied);
+    assertThat(executedAt(url)).hasSize(1);
+  }
+
+  @Test
+  void db_migrate_with_a_wrong_user_fails_naming_the_keys() throws Exception {
+    String url = PG.createEmptyDatabase("bothy_owner");
+    Path config = dir.resolve("config.yml");
+    Files.writeString(config, "database:\n  url: " + url + "\n  migrationUser: robin_unknown\n");
+
+    CommandLine.Outcome outcome = CommandLine.run("db", "migrate", config.toString());
+
+    assertThat(outcome.succeeded()).isFalse();
+    assertThat(outcome.err())
+        .contains("cannot connect to the database as robin_unknown")
+        .contains("database.migrationUser");
+  }
+
+  private static String status(Path config) {
+    PrintStream original = System.out;
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    System.setOut(new PrintStream(captured, true, StandardCharsets.UTF_8));
+    try {
+      CommandLine.Outcome outcome = CommandLine.run("db", "status", config.toString());
+      assertThat(outcome.failure()).isEmpty();
+      return captured.toString(StandardCharsets.UTF_8) + outcome.out();
+    } finally {
+      System.setOut(original);
+    }
+  }
+
+  private static List<String> appliedChangesets(String url) throws SQLException {
+    return column(url, "SELECT id FROM databasechangelog ORDER BY orderexecuted");
+  }
+
+  private static List<String> executedAt(String url) throws SQLException {
+    return column(url, "SELECT dateexecuted::text FROM databasechangelog");
+  }
+
+  private static List<String> column(String url, String sql) throws SQLException {
+    PGSimpleDataSource ds = new PGSimpleDataSource();
+    ds.setURL(url);
+    ds.setUser("bothy_owner");
+    List<String> values = new ArrayList<>();
+    try (Connection c = ds.getConnection();
+        Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery(sql)) {
+      while (rs.next()) {
+        values.add(rs.getString(1));
+      }
+    }
+    return values;
+  }
+}
