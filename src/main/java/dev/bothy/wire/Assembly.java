@@ -10,6 +10,7 @@ import dev.bothy.platform.lifecycle.Readiness;
 import dev.bothy.platform.lifecycle.Role;
 import dev.bothy.platform.lifecycle.StopPhase;
 import dev.bothy.platform.pg.HookRegistry;
+import dev.bothy.platform.pg.PgProbe;
 import dev.bothy.platform.pg.PgUnitOfWork;
 import dev.bothy.platform.pg.Sleeper;
 import dev.bothy.platform.pg.TxSettings;
@@ -22,8 +23,6 @@ import io.prometheus.metrics.instrumentation.dropwizard.DropwizardExports;
 import io.prometheus.metrics.instrumentation.dropwizard5.labels.CustomLabelMapper;
 import io.prometheus.metrics.instrumentation.dropwizard5.labels.MapperConfig;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -80,11 +79,12 @@ final class Assembly {
             ThreadLocalRandom.current());
 
     Duration connectionTimeout = db.connectionTimeout().toJavaDuration();
-    readiness.register("database", () -> databaseAnswers(connectionTimeout));
+    readiness.register("database", () -> PgProbe.answers(dataSource, connectionTimeout));
 
     Duration total = config.shutdown().totalTimeout().toJavaDuration();
     lifecycle = new Lifecycle(total, exit, System::nanoTime);
-    lifecycle.onStart("database", this::logDatabase);
+    lifecycle.onStart(
+        "database", () -> LOG.info("database connected: {}", PgProbe.describe(dataSource)));
     lifecycle.onStart(
         "phase-hooks",
         () -> {
@@ -134,23 +134,6 @@ final class Assembly {
         .admin()
         .addServlet("readyz", new ReadinessServlet(readiness, environment.getObjectMapper()))
         .addMapping("/readyz");
-  }
-
-  private boolean databaseAnswers(Duration timeout) {
-    try (Connection connection = dataSource.getConnection()) {
-      return connection.isValid((int) Math.max(1, timeout.toSeconds()));
-    } catch (SQLException e) {
-      return false;
-    }
-  }
-
-  private void logDatabase() throws SQLException {
-    try (Connection connection = dataSource.getConnection()) {
-      LOG.info(
-          "database connected: server_version={} user={}",
-          connection.getMetaData().getDatabaseProductVersion(),
-          connection.getMetaData().getUserName());
-    }
   }
 
   /**

@@ -1,0 +1,23 @@
+package dev.bothy.arch;
+
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import dev.bothy.arch.fixture.OpensItsOwnConnection;
+import org.junit.jupiter.api.Test;
+
+/** Proves the architecture rules fail on a class that breaks them. */
+class ArchitectureRulesBiteTest {
+
+  @Test
+  void the_connection_rule_fails_on_a_class_that_opens_its_own_connection() {
+    JavaClasses offender = new ClassFileImporter().importClasses(OpensItsOwnConnection.class);
+
+    assertThatThrownBy(
+            () -> ArchitectureTest.only_platform_pg_opens_connections_or_transactions.check(offender))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("getConnection")
+        .hasMessageContaining("commit");
+  }
+}

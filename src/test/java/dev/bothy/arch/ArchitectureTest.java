@@ -1,0 +1,126 @@
+package dev.bothy.arch;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaCall;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.junit.AnalyzeClasses;
+import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.lang.ArchRule;
+import java.util.Set;
+
+/** The arrows of DESIGN.md section 4, checked on the main classes. */
+@AnalyzeClasses(packages = "dev.bothy", importOptions = ImportOption.DoNotIncludeTests.class)
+class ArchitectureTest {
+
+  @ArchTest
+  static final ArchRule kernel_depends_on_nothing_but_the_jdk =
+      classes()
+          .that()
+          .resideInAPackage("dev.bothy.kernel..")
+          .should()
+          .onlyDependOnClassesThat()
+          .resideInAnyPackage("java..", "dev.bothy.kernel..");
+
+  @ArchTest
+  static final ArchRule generated_types_only_in_platform_and_postgres_adapters =
+      noClasses()
+          .that()
+          .resideOutsideOfPackages("dev.bothy.db..", "dev.bothy.platform..", "..adapters.postgres..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAPackage("dev.bothy.db..");
+
+  @ArchTest
+  static final ArchRule jooq_only_in_platform_and_postgres_adapters =
+      noClasses()
+          .that()
+          .resideOutsideOfPackages("dev.bothy.db..", "dev.bothy.platform..", "..adapters.postgres..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAPackage("org.jooq..");
+
+  @ArchTest
+  static final ArchRule dropwizard_only_in_wire =
+      noClasses()
+          .that()
+          .resideOutsideOfPackage("dev.bothy.wire..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAPackage("io.dropwizard..");
+
+  @ArchTest
+  static final ArchRule jersey_and_jackson_only_in_wire_and_api =
+      noClasses()
+          .that()
+          .resideOutsideOfPackages("dev.bothy.wire..", "dev.bothy.api..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAnyPackage(
+              "org.glassfish.jersey..", "jakarta.ws.rs..", "com.fasterxml.jackson..");
+
+  @ArchTest
+  static final ArchRule nothing_depends_on_wire =
+      noClasses()
+          .that()
+          .resideOutsideOfPackage("dev.bothy.wire..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAPackage("dev.bothy.wire..");
+
+  @ArchTest
+  static final ArchRule lifecycle_uses_only_the_kernel =
+      classes()
+          .that()
+          .resideInAPackage("dev.bothy.platform.lifecycle..")
+          .should()
+          .onlyDependOnClassesThat()
+          .resideInAnyPackage(
+              "java..", "org.slf4j..", "dev.bothy.kernel..", "dev.bothy.platform.lifecycle..");
+
+  @ArchTest
+  static final ArchRule only_platform_pg_opens_connections_or_transactions =
+      noClasses()
+          .that()
+          .resideOutsideOfPackage("dev.bothy.platform.pg..")
+          .should()
+          .callMethodWhere(opensConnectionsOrTransactions())
+          .because("only platform.pg opens connections or transactions (DESIGN.md section 7)");
+
+  @ArchTest
+  static final ArchRule domain_packages_use_only_the_jdk_and_the_kernel =
+      classes()
+          .that()
+          .resideInAPackage("..domain..")
+          .should()
+          .onlyDependOnClassesThat()
+          .resideInAnyPackage("java..", "dev.bothy.kernel..", "..domain..")
+          .allowEmptyShould(true);
+
+  @ArchTest
+  static final ArchRule no_catch_all_packages =
+      noClasses()
+          .should()
+          .resideInAnyPackage("..util..", "..utils..", "..common..", "..helpers..", "..misc..");
+
+  private static DescribedPredicate<JavaCall<?>> opensConnectionsOrTransactions() {
+    Set<String> connectionVerbs = Set.of("commit", "rollback", "setAutoCommit", "setSavepoint");
+    Set<String> jooqTransactions =
+        Set.of("transaction", "transactionResult", "transactionAsync", "connection");
+    return DescribedPredicate.describe(
+        "open a JDBC connection or run a transaction",
+        call -> {
+          String owner = call.getTargetOwner().getName();
+          String name = call.getName();
+          return (name.equals("getConnection")
+                  && (owner.equals("javax.sql.DataSource")
+                      || owner.equals("java.sql.DriverManager")
+                      || call.getTargetOwner().isAssignableTo(javax.sql.DataSource.class)))
+              || (owner.equals("java.sql.Connection") && connectionVerbs.contains(name))
+              || (owner.equals("org.jooq.DSLContext") && jooqTransactions.contains(name))
+              || (owner.equals("org.jooq.impl.DSL") && name.equals("using"));
+        });
+  }
+}
