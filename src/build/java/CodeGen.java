@@ -24,9 +24,9 @@ import org.jooq.meta.jaxb.Target;
  * The build's code generation step: starts an embedded PostgreSQL 18, applies the Liquibase
  * changelog and runs jOOQ's generator into {@code generated/}.
  *
- * <p>Runs in a forked JVM as a single source file (see docs/adr/0004-code-generation-pipeline.md), so
- * it needs none of the project's classes compiled first and keeps Liquibase and jOOQ-codegen
- * out of Maven's JVM.
+ * <p>Runs in a forked JVM as a single source file (see docs/adr/0004-code-generation-pipeline.md),
+ * so it needs none of the project's classes compiled first and keeps Liquibase and jOOQ-codegen out
+ * of Maven's JVM.
  *
  * <p>Arguments: the changelog directory, the output directory and a scratch directory for the
  * throw-away database.
@@ -44,7 +44,8 @@ public final class CodeGen {
    */
   public static void main(String[] args) throws Exception {
     if (args.length != 3) {
-      throw new IllegalArgumentException("usage: CodeGen <changelog dir> <output dir> <scratch dir>");
+      throw new IllegalArgumentException(
+          "usage: CodeGen <changelog dir> <output dir> <scratch dir>");
     }
     Path changelogDir = Path.of(args[0]).toAbsolutePath();
     Path outputDir = Path.of(args[1]).toAbsolutePath();

@@ -1,8 +1,8 @@
 package dev.bothy.kernel;
 
 /**
- * The closed set of error kinds every module reports with; the HTTP layer maps them to status
- * codes and the logs show their {@link #code()}.
+ * The closed set of error kinds every module reports with; the HTTP layer maps them to status codes
+ * and the logs show their {@link #code()}.
  */
 public enum ErrorKind {
   /** The thing asked for does not exist. */

@@ -11,9 +11,9 @@ import java.util.function.LongSupplier;
  * <p>Layout: 48 bits of Unix milliseconds, the version {@code 7}, a 12-bit counter in {@code
  * rand_a} (RFC 9562 section 6.2, method 1), the variant {@code 10} and 62 random bits. Within one
  * millisecond the counter increases; when it would overflow, the timestamp field moves one
- * millisecond ahead of the wall clock, so every id is greater than the one before it, even when
- * the wall clock steps back. Ids therefore sort by creation order within a process, and
- * approximately by time across processes.
+ * millisecond ahead of the wall clock, so every id is greater than the one before it, even when the
+ * wall clock steps back. Ids therefore sort by creation order within a process, and approximately
+ * by time across processes.
  *
  * <pre>{@code
  * UUID id = Ids.newId();

@@ -60,14 +60,16 @@ public final class BothyApplication extends Application<BothyConfiguration> {
     System.getProperties().putIfAbsent("bothy.role", "cli");
     bootstrap.setConfigurationSourceProvider(
         new SubstitutingSourceProvider(
-            bootstrap.getConfigurationSourceProvider(),
-            new EnvironmentVariableSubstitutor(true)));
+            bootstrap.getConfigurationSourceProvider(), new EnvironmentVariableSubstitutor(true)));
     bootstrap.addBundle(
         new MigrationsBundle<>() {
           @Override
           public PooledDataSourceFactory getDataSourceFactory(BothyConfiguration config) {
             return new HikariDataSourceFactory(
-                config.database(), HikariDataSourceFactory.Purpose.MIGRATION, "bothy-migrate", null);
+                config.database(),
+                HikariDataSourceFactory.Purpose.MIGRATION,
+                "bothy-migrate",
+                null);
           }
 
           @Override

@@ -21,14 +21,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Bothy's {@link PooledDataSourceFactory}: HikariCP pools for the server roles and for the
- * {@code db} commands, from the {@code database} section.
+ * Bothy's {@link PooledDataSourceFactory}: HikariCP pools for the server roles and for the {@code
+ * db} commands, from the {@code database} section.
  *
  * <p>With {@code database.url} set it connects as {@code database.user} (runtime) or {@code
  * database.migrationUser} (migrations). Without it, it starts the embedded PostgreSQL on {@code
- * database.embedded.dataDirectory}, applies the changelog as the embedded superuser, and
- * connects as {@code database.user} (runtime) or the superuser ({@code db} commands, which need
- * no roles to exist first); the pool then owns the server and stops it when it closes.
+ * database.embedded.dataDirectory}, applies the changelog as the embedded superuser, and connects
+ * as {@code database.user} (runtime) or the superuser ({@code db} commands, which need no roles to
+ * exist first); the pool then owns the server and stops it when it closes.
  */
 public final class HikariDataSourceFactory implements PooledDataSourceFactory {
   private static final Logger LOG = LoggerFactory.getLogger(HikariDataSourceFactory.class);
@@ -149,12 +149,7 @@ public final class HikariDataSourceFactory implements PooledDataSourceFactory {
               ? "database.url, database.user, database.password"
               : "database.url, database.migrationUser, database.migrationPassword";
       throw BothyException.unavailable(
-          "cannot connect to the database as "
-              + user
-              + " (check "
-              + keys
-              + "): "
-              + rootMessage(e),
+          "cannot connect to the database as " + user + " (check " + keys + "): " + rootMessage(e),
           e);
     }
   }

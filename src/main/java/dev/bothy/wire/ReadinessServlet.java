@@ -11,8 +11,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code /readyz} on the admin port: 200 when every readiness check passes, else 503 with the
- * names of the failing checks and nothing else (no error text, which could carry internals).
+ * {@code /readyz} on the admin port: 200 when every readiness check passes, else 503 with the names
+ * of the failing checks and nothing else (no error text, which could carry internals).
  */
 final class ReadinessServlet extends HttpServlet {
   private static final long serialVersionUID = 1L;

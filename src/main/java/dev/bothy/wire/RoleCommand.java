@@ -13,8 +13,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The commands {@code api}, {@code worker} and {@code all}: Dropwizard's server command with a
- * role. The role goes into the configuration (components ask it what to start) and into the
- * logger context ({@code bothy.role}, shown by the default log format); {@code worker} drops the
+ * role. The role goes into the configuration (components ask it what to start) and into the logger
+ * context ({@code bothy.role}, shown by the default log format); {@code worker} drops the
  * application connectors, so it opens the admin port only.
  */
 final class RoleCommand extends ServerCommand<BothyConfiguration> {

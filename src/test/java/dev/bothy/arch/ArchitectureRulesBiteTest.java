@@ -15,7 +15,8 @@ class ArchitectureRulesBiteTest {
     JavaClasses offender = new ClassFileImporter().importClasses(OpensItsOwnConnection.class);
 
     assertThatThrownBy(
-            () -> ArchitectureTest.only_platform_pg_opens_connections_or_transactions.check(offender))
+            () ->
+                ArchitectureTest.only_platform_pg_opens_connections_or_transactions.check(offender))
         .isInstanceOf(AssertionError.class)
         .hasMessageContaining("getConnection")
         .hasMessageContaining("commit");

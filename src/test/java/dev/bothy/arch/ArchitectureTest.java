@@ -28,7 +28,8 @@ class ArchitectureTest {
   static final ArchRule generated_types_only_in_platform_and_postgres_adapters =
       noClasses()
           .that()
-          .resideOutsideOfPackages("dev.bothy.db..", "dev.bothy.platform..", "..adapters.postgres..")
+          .resideOutsideOfPackages(
+              "dev.bothy.db..", "dev.bothy.platform..", "..adapters.postgres..")
           .should()
           .dependOnClassesThat()
           .resideInAPackage("dev.bothy.db..");
@@ -37,7 +38,8 @@ class ArchitectureTest {
   static final ArchRule jooq_only_in_platform_and_postgres_adapters =
       noClasses()
           .that()
-          .resideOutsideOfPackages("dev.bothy.db..", "dev.bothy.platform..", "..adapters.postgres..")
+          .resideOutsideOfPackages(
+              "dev.bothy.db..", "dev.bothy.platform..", "..adapters.postgres..")
           .should()
           .dependOnClassesThat()
           .resideInAPackage("org.jooq..");

@@ -11,9 +11,9 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs a class of the test classpath in a child JVM, the way a user runs the jar: its own
- * process, working directory, exit code and output. The child inherits the JaCoCo agent of the
- * test JVM, so its coverage counts.
+ * Runs a class of the test classpath in a child JVM, the way a user runs the jar: its own process,
+ * working directory, exit code and output. The child inherits the JaCoCo agent of the test JVM, so
+ * its coverage counts.
  */
 public final class ChildJvm implements AutoCloseable {
   private final Process process;
@@ -74,9 +74,7 @@ public final class ChildJvm implements AutoCloseable {
     command.addAll(List.of(args));
     Path output = Files.createTempFile("bothy-child", ".log");
     ProcessBuilder builder =
-        new ProcessBuilder(command)
-            .redirectErrorStream(true)
-            .redirectOutput(output.toFile());
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile());
     if (workingDirectory != null) {
       builder.directory(workingDirectory.toFile());
     }

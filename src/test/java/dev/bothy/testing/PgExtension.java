@@ -25,10 +25,10 @@ import org.postgresql.ds.PGSimpleDataSource;
  * The database fixture of Bothy's tests (DESIGN.md section 12).
  *
  * <p>One PostgreSQL per JVM: an embedded PostgreSQL 18, or the server of {@code
- * BOTHY_TEST_DATABASE_URL} (a superuser JDBC URL) when that variable is set. A template database
- * is migrated once per JVM; every test class gets a fresh copy ({@code CREATE DATABASE ...
- * TEMPLATE}). The session time zone is {@value #SESSION_TIME_ZONE}, not UTC, on purpose. Pools
- * connect as {@code bothy_app} unless a test asks for the owner or the superuser.
+ * BOTHY_TEST_DATABASE_URL} (a superuser JDBC URL) when that variable is set. A template database is
+ * migrated once per JVM; every test class gets a fresh copy ({@code CREATE DATABASE ... TEMPLATE}).
+ * The session time zone is {@value #SESSION_TIME_ZONE}, not UTC, on purpose. Pools connect as
+ * {@code bothy_app} unless a test asks for the owner or the superuser.
  *
  * <pre>{@code
  * @RegisterExtension static final PgExtension PG = new PgExtension();
@@ -126,8 +126,8 @@ public final class PgExtension implements BeforeAllCallback, AfterAllCallback {
   }
 
   /**
-   * Creates an extra, empty database on the test server (not a copy of the template), dropped
-   * with the JVM's server.
+   * Creates an extra, empty database on the test server (not a copy of the template), dropped with
+   * the JVM's server.
    *
    * @param ownerRole the owner of the new database
    * @return the JDBC URL of the new database
@@ -173,7 +173,11 @@ public final class PgExtension implements BeforeAllCallback, AfterAllCallback {
         probe.setURL(external);
         String host = probe.getServerNames()[0];
         int port = probe.getPortNumbers()[0] > 0 ? probe.getPortNumbers()[0] : 5432;
-        s = new Server("jdbc:postgresql://" + host + ":" + port + "/", probe.getUser(), probe.getPassword());
+        s =
+            new Server(
+                "jdbc:postgresql://" + host + ":" + port + "/",
+                probe.getUser(),
+                probe.getPassword());
       } else {
         EmbeddedPostgresServer embedded;
         try {

@@ -9,8 +9,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
 /**
- * Runs Bothy's command line inside the test JVM, exactly as {@code main} builds it, but returns
- * the failure instead of exiting the JVM.
+ * Runs Bothy's command line inside the test JVM, exactly as {@code main} builds it, but returns the
+ * failure instead of exiting the JVM.
  */
 final class CommandLine {
   private CommandLine() {}

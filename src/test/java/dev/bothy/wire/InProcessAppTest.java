@@ -83,7 +83,8 @@ class InProcessAppTest {
 
   @Test
   void readiness_answers_503_with_only_the_names_of_the_failing_checks() throws Exception {
-    java.util.concurrent.atomic.AtomicBoolean ready = new java.util.concurrent.atomic.AtomicBoolean();
+    java.util.concurrent.atomic.AtomicBoolean ready =
+        new java.util.concurrent.atomic.AtomicBoolean();
     assembly().readiness().register("test-not-ready", ready::get);
     try {
       Http.Response response = Http.get(app.getAdminPort(), "/readyz");

@@ -4,9 +4,8 @@ package dev.bothy.kernel.txn;
  * The phases of a unit of work, in the order they run.
  *
  * <p>{@link #WORK} is the caller's code; the other three run the hooks registered for them. The
- * counters that serialize commits are advanced only in the hook phase that owns them, which is
- * why the order is fixed: everything a unit writes is known before {@link #SYNC} numbers its
- * events.
+ * counters that serialize commits are advanced only in the hook phase that owns them, which is why
+ * the order is fixed: everything a unit writes is known before {@link #SYNC} numbers its events.
  */
 public enum Phase {
   /** Before the caller's work: permission changes take their version here. */

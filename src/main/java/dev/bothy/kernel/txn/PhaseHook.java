@@ -3,8 +3,8 @@ package dev.bothy.kernel.txn;
 /**
  * Code a module runs in one phase of every unit of work, inside the unit's transaction.
  *
- * <p>A hook that throws rolls the whole unit back; a retryable database error from a hook
- * retries the whole unit like one from the work.
+ * <p>A hook that throws rolls the whole unit back; a retryable database error from a hook retries
+ * the whole unit like one from the work.
  */
 @FunctionalInterface
 public interface PhaseHook {

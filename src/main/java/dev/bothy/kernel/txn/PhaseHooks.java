@@ -16,8 +16,8 @@ public interface PhaseHooks {
    * @param phase a hook phase ({@link Phase#isHookPhase()}), not {@link Phase#WORK}
    * @param name a unique name such as {@code "sync.append"}, shown in the golden file and logs
    * @param hook the code to run in that phase of every unit
-   * @throws dev.bothy.kernel.BothyException {@code internal} after the registry froze, for the
-   *     work phase, or for a duplicate name
+   * @throws dev.bothy.kernel.BothyException {@code internal} after the registry froze, for the work
+   *     phase, or for a duplicate name
    */
   void register(Phase phase, String name, PhaseHook hook);
 

@@ -5,8 +5,8 @@ import java.util.Objects;
 /**
  * A typed key for a value that lives as long as one unit of work (one attempt of it).
  *
- * <p>Keys compare by identity: declare each as a constant. Values never leak between units, and
- * a retried unit starts with no values.
+ * <p>Keys compare by identity: declare each as a constant. Values never leak between units, and a
+ * retried unit starts with no values.
  *
  * <pre>{@code
  * static final TxKey<List<EventDraft>> BUFFER = TxKey.of("sync.buffer");

@@ -32,8 +32,8 @@ public interface UnitOfWork {
    * @throws dev.bothy.kernel.BothyException {@code internal} when called inside a unit; {@code
    *     unavailable} when the retryable failures outlast {@code database.txMaxAttempts} or the
    *     database cannot be reached; a {@code BothyException} from the work or a hook unchanged
-   * @throws RuntimeException any other unchecked exception from the work, unchanged; a checked
-   *     one comes wrapped in an {@code internal} {@code BothyException}
+   * @throws RuntimeException any other unchecked exception from the work, unchanged; a checked one
+   *     comes wrapped in an {@code internal} {@code BothyException}
    */
   <T> T run(Work<T> work);
 
@@ -84,8 +84,8 @@ public interface UnitOfWork {
   <T> void put(TxKey<T> key, T value);
 
   /**
-   * Registers a callback that runs after the current unit commits, in registration order, on
-   * the calling thread. It never runs when the unit rolls back, and a retried unit forgets the
+   * Registers a callback that runs after the current unit commits, in registration order, on the
+   * calling thread. It never runs when the unit rolls back, and a retried unit forgets the
    * callbacks of the failed attempt. A callback that throws is logged and the others still run.
    *
    * @param callback the callback

@@ -16,18 +16,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The lifecycle of a Bothy process: named start steps run in registration order, and at
- * shutdown the stop steps run phase by phase ({@link StopPhase} order) within {@code
- * shutdown.totalTimeout}.
+ * The lifecycle of a Bothy process: named start steps run in registration order, and at shutdown
+ * the stop steps run phase by phase ({@link StopPhase} order) within {@code shutdown.totalTimeout}.
  *
  * <p>Each stop step gets the smaller of its own budget and the time that remains of the total. A
- * step that overruns is cut (its thread is interrupted and abandoned) and the next step still
- * runs, so one stuck component cannot keep the pool from closing. A step that throws is logged
- * and the next one runs.
+ * step that overruns is cut (its thread is interrupted and abandoned) and the next step still runs,
+ * so one stuck component cannot keep the pool from closing. A step that throws is logged and the
+ * next one runs.
  *
  * <p>{@link #fail(Throwable)} is for a component that dies unexpectedly at run time (a runner
- * thread, the tail): it logs once and ends the process with exit code 1, so the supervisor
- * restarts it instead of leaving a half-working process.
+ * thread, the tail): it logs once and ends the process with exit code 1, so the supervisor restarts
+ * it instead of leaving a half-working process.
  *
  * <pre>{@code
  * lifecycle.onStart("pool", pool::start);
@@ -123,8 +122,8 @@ public final class Lifecycle {
   }
 
   /**
-   * Runs the stop steps phase by phase within {@code shutdown.totalTimeout}. Runs once; later
-   * calls return at once.
+   * Runs the stop steps phase by phase within {@code shutdown.totalTimeout}. Runs once; later calls
+   * return at once.
    */
   public void stop() {
     if (!stopped.compareAndSet(false, true)) {

@@ -12,8 +12,8 @@ public interface ProcessExit {
   void exit(int status);
 
   /**
-   * Returns the real exit: {@link System#exit(int)} from a fresh thread, so a caller that holds
-   * a lock the shutdown hooks need (or is itself a shutdown hook) cannot deadlock the exit.
+   * Returns the real exit: {@link System#exit(int)} from a fresh thread, so a caller that holds a
+   * lock the shutdown hooks need (or is itself a shutdown hook) cannot deadlock the exit.
    *
    * @return the real exit
    */

@@ -8,11 +8,11 @@ import java.util.TreeMap;
 import java.util.function.BooleanSupplier;
 
 /**
- * The readiness registry: named checks that must all pass before the process takes traffic
- * ({@code /readyz} on the admin port).
+ * The readiness registry: named checks that must all pass before the process takes traffic ({@code
+ * /readyz} on the admin port).
  *
- * <p>Modules add checks during assembly (the database, later the schema version and the tail).
- * A check that throws counts as failing. Thread-safe.
+ * <p>Modules add checks during assembly (the database, later the schema version and the tail). A
+ * check that throws counts as failing. Thread-safe.
  */
 public final class Readiness {
   private final Map<String, BooleanSupplier> checks = new TreeMap<>();

@@ -21,12 +21,13 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Data persists in a directory across starts. A lock file beside the directory keeps a second
  * process from opening the same data, and the port is checked before PostgreSQL starts, so both
- * mistakes fail with a message that names the configuration key instead of a corrupted directory
- * or a timeout. {@link #close()} stops PostgreSQL; zonky also stops it from a JVM shutdown hook,
- * so a SIGTERM leaves no orphan {@code postgres} process.
+ * mistakes fail with a message that names the configuration key instead of a corrupted directory or
+ * a timeout. {@link #close()} stops PostgreSQL; zonky also stops it from a JVM shutdown hook, so a
+ * SIGTERM leaves no orphan {@code postgres} process.
  */
 public final class EmbeddedPostgresServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(EmbeddedPostgresServer.class);
+
   /** The superuser of an embedded server; trust authentication on loopback. */
   public static final String SUPERUSER = "postgres";
 
@@ -34,7 +35,8 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
   private final FileChannel lockChannel;
   private final FileLock lock;
 
-  private EmbeddedPostgresServer(EmbeddedPostgres postgres, FileChannel lockChannel, FileLock lock) {
+  private EmbeddedPostgresServer(
+      EmbeddedPostgres postgres, FileChannel lockChannel, FileLock lock) {
     this.postgres = postgres;
     this.lockChannel = lockChannel;
     this.lock = lock;
@@ -47,8 +49,8 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
    * @param port the loopback port; 0 picks a free one ({@code database.embedded.port})
    * @param startupWait how long to wait for PostgreSQL to accept connections
    * @return the running server
-   * @throws BothyException {@code unavailable} when another process holds the directory, the
-   *     port is taken, or PostgreSQL does not start; the message names the key to change
+   * @throws BothyException {@code unavailable} when another process holds the directory, the port
+   *     is taken, or PostgreSQL does not start; the message names the key to change
    */
   public static EmbeddedPostgresServer start(Path dataDirectory, int port, Duration startupWait) {
     Path data = dataDirectory.toAbsolutePath().normalize();
@@ -56,8 +58,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
     FileChannel channel = null;
     try {
       Files.createDirectories(data.getParent());
-      channel =
-          FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+      channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
       FileLock lock = tryLock(channel);
       if (lock == null) {
         throw BothyException.unavailable(

@@ -73,8 +73,8 @@ public final class HookRegistry implements PhaseHooks {
   }
 
   /**
-   * Returns the hooks of a phase in run order; only after the registry froze, so the list can
-   * no longer change.
+   * Returns the hooks of a phase in run order; only after the registry froze, so the list can no
+   * longer change.
    */
   List<PhaseHook> hooks(Phase phase) {
     List<Named> named;

@@ -6,6 +6,7 @@ import java.sql.SQLException;
 import java.util.Map;
 import javax.sql.DataSource;
 import liquibase.Scope;
+import liquibase.UpdateSummaryOutputEnum;
 import liquibase.command.CommandScope;
 import liquibase.command.core.UpdateCommandStep;
 import liquibase.command.core.helpers.DbUrlConnectionArgumentsCommandStep;
@@ -14,7 +15,6 @@ import liquibase.database.Database;
 import liquibase.database.DatabaseFactory;
 import liquibase.database.jvm.JdbcConnection;
 import liquibase.resource.ClassLoaderResourceAccessor;
-import liquibase.UpdateSummaryOutputEnum;
 
 /**
  * Applies Bothy's Liquibase changelog, packaged in the jar under {@value #CHANGELOG}.
@@ -31,8 +31,8 @@ public final class Migrator {
   /**
    * Applies every pending changeset; a database that is up to date is left untouched.
    *
-   * @param dataSource a data source of a role that may create roles and tables (a superuser in
-   *     the embedded default and in tests)
+   * @param dataSource a data source of a role that may create roles and tables (a superuser in the
+   *     embedded default and in tests)
    * @throws BothyException {@code unavailable} when the database cannot be reached or a changeset
    *     fails; Liquibase's own transaction handling leaves no half-applied changeset
    */

@@ -6,9 +6,9 @@ import java.util.random.RandomGenerator;
 /**
  * Jittered exponential backoff between the attempts of a unit of work.
  *
- * <p>The delay before attempt {@code k + 1} is drawn uniformly from {@code [d/2, d]} where {@code
- * d = min(base * 2^(k-1), max)}: the spread keeps units that failed together from retrying in
- * lock step, the lower bound keeps the growth.
+ * <p>The delay before attempt {@code k + 1} is drawn uniformly from {@code [d/2, d]} where {@code d
+ * = min(base * 2^(k-1), max)}: the spread keeps units that failed together from retrying in lock
+ * step, the lower bound keeps the growth.
  */
 final class RetryBackoff {
   private final Duration base;
@@ -31,7 +31,8 @@ final class RetryBackoff {
     long baseNanos = base.toNanos();
     long maxNanos = max.toNanos();
     int shift = Math.min(failedAttempt - 1, 62);
-    long ceiling = baseNanos > (maxNanos >> shift) ? maxNanos : Math.min(baseNanos << shift, maxNanos);
+    long ceiling =
+        baseNanos > (maxNanos >> shift) ? maxNanos : Math.min(baseNanos << shift, maxNanos);
     if (ceiling <= 1) {
       return Duration.ofNanos(ceiling);
     }

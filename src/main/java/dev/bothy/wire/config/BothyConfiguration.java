@@ -1,9 +1,9 @@
 package dev.bothy.wire.config;
 
+import ch.qos.logback.classic.spi.ILoggingEvent;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.bothy.platform.lifecycle.Role;
-import ch.qos.logback.classic.spi.ILoggingEvent;
 import io.dropwizard.core.Configuration;
 import io.dropwizard.logging.common.ConsoleAppenderFactory;
 import io.dropwizard.logging.common.DefaultLoggingFactory;
@@ -15,9 +15,9 @@ import java.util.List;
  * The whole configuration of a Bothy process: Dropwizard's {@code server}, {@code logging} and
  * {@code metrics} sections plus Bothy's own.
  *
- * <p>Every key is validated at load; a bad value stops the start with a message that names the
- * key. The checks that span keys are {@link CrossKeyChecks}. The role ({@code api}, {@code
- * worker}, {@code all}) is not a key: the command sets it.
+ * <p>Every key is validated at load; a bad value stops the start with a message that names the key.
+ * The checks that span keys are {@link CrossKeyChecks}. The role ({@code api}, {@code worker},
+ * {@code all}) is not a key: the command sets it.
  */
 @CrossKeyChecked
 public class BothyConfiguration extends Configuration {
@@ -28,15 +28,9 @@ public class BothyConfiguration extends Configuration {
   public static final String DEFAULT_LOG_FORMAT =
       "%-5p [%d{ISO8601,UTC}] [%property{bothy.role}] %c: %m%n%rEx";
 
-  @Valid
-  @NotNull
-  @JsonProperty
-  private DatabaseConfig database = new DatabaseConfig();
+  @Valid @NotNull @JsonProperty private DatabaseConfig database = new DatabaseConfig();
 
-  @Valid
-  @NotNull
-  @JsonProperty
-  private ShutdownConfig shutdown = new ShutdownConfig();
+  @Valid @NotNull @JsonProperty private ShutdownConfig shutdown = new ShutdownConfig();
 
   @JsonIgnore private Role role = Role.ALL;
 

@@ -10,8 +10,8 @@ import java.util.Set;
 /**
  * The rules that span configuration keys, in one place: later sections add theirs here.
  *
- * <p>Each message names the keys involved and never a value, so a password cannot leak into a
- * start failure.
+ * <p>Each message names the keys involved and never a value, so a password cannot leak into a start
+ * failure.
  */
 public final class CrossKeyChecks {
   private static final Set<String> LOOPBACK_HOSTS =

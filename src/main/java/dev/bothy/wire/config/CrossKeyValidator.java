@@ -28,6 +28,10 @@ public class CrossKeyValidator implements ConstraintValidator<CrossKeyChecked, B
 
   // Messages are templates: braces, dollars and backslashes would be interpolated.
   private static String escape(String message) {
-    return message.replace("\\", "\\\\").replace("{", "\\{").replace("}", "\\}").replace("$", "\\$");
+    return message
+        .replace("\\", "\\\\")
+        .replace("{", "\\{")
+        .replace("}", "\\}")
+        .replace("$", "\\$");
   }
 }

@@ -139,10 +139,7 @@ public class DatabaseConfig {
   @JsonProperty
   private Duration listenReconnectBackoffCap = DEFAULT_LISTEN_RECONNECT_BACKOFF_CAP;
 
-  @Valid
-  @NotNull
-  @JsonProperty
-  private EmbeddedConfig embedded = new EmbeddedConfig();
+  @Valid @NotNull @JsonProperty private EmbeddedConfig embedded = new EmbeddedConfig();
 
   /**
    * Returns {@code database.url}.

@@ -29,11 +29,11 @@ class FailExitsTest {
 
   @Test
   void fail_ends_a_real_process_with_exit_code_1_and_logs_once() throws Exception {
-    ChildJvm.Result result =
-        ChildJvm.run(FailingProcess.class.getName(), Duration.ofSeconds(60));
+    ChildJvm.Result result = ChildJvm.run(FailingProcess.class.getName(), Duration.ofSeconds(60));
 
     assertThat(result.exitCode()).isEqualTo(1);
-    assertThat(result.output()).containsOnlyOnce("component failed, the process exits with status 1");
+    assertThat(result.output())
+        .containsOnlyOnce("component failed, the process exits with status 1");
     assertThat(result.output()).contains("consumer runner died").doesNotContain("second failure");
   }
 }

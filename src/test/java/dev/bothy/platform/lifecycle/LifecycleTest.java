@@ -79,10 +79,7 @@ class LifecycleTest {
   void a_step_gets_no_more_than_what_remains_of_the_total_timeout() {
     Lifecycle lifecycle = lifecycle(Duration.ofMillis(300));
     lifecycle.onStop(
-        StopPhase.JOBS,
-        "slow",
-        Duration.ofSeconds(30),
-        () -> new CountDownLatch(1).await());
+        StopPhase.JOBS, "slow", Duration.ofSeconds(30), () -> new CountDownLatch(1).await());
     lifecycle.onStop(StopPhase.POOL, "pool", Duration.ofSeconds(30), () -> ran.add("pool"));
 
     long began = System.nanoTime();

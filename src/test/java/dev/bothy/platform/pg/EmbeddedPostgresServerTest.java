@@ -25,7 +25,9 @@ class EmbeddedPostgresServerTest {
                       dir.resolve("data"), taken.getLocalPort(), Duration.ofSeconds(30)))
           .isInstanceOfSatisfying(
               BothyException.class,
-              e -> org.assertj.core.api.Assertions.assertThat(e.kind()).isEqualTo(ErrorKind.UNAVAILABLE))
+              e ->
+                  org.assertj.core.api.Assertions.assertThat(e.kind())
+                      .isEqualTo(ErrorKind.UNAVAILABLE))
           .hasMessageContaining("port " + taken.getLocalPort())
           .hasMessageContaining("database.embedded.port");
     }
@@ -36,8 +38,8 @@ class EmbeddedPostgresServerTest {
       throws Exception {
     Path data = dir.resolve("data");
     try (FileChannel holder =
-            FileChannel.open(
-                dir.resolve("data.lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+        FileChannel.open(
+            dir.resolve("data.lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
       holder.lock();
       assertThatThrownBy(() -> EmbeddedPostgresServer.start(data, 0, Duration.ofSeconds(30)))
           .isInstanceOf(BothyException.class)

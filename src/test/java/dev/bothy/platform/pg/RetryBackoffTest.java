@@ -17,7 +17,8 @@ class RetryBackoffTest {
       for (int i = 0; i < 50; i++) {
         Duration d = backoff.after(attempt);
         assertThat(d.toNanos())
-            .isBetween(Duration.ofMillis(ceiling).toNanos() / 2, Duration.ofMillis(ceiling).toNanos());
+            .isBetween(
+                Duration.ofMillis(ceiling).toNanos() / 2, Duration.ofMillis(ceiling).toNanos());
       }
     }
   }

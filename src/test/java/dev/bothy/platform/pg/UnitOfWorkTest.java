@@ -147,7 +147,9 @@ class UnitOfWorkTest {
     } finally {
       pool.shutdownNow();
     }
-    assertThat(attempts.get()).as("one unit was chosen as the deadlock victim and retried").isEqualTo(3);
+    assertThat(attempts.get())
+        .as("one unit was chosen as the deadlock victim and retried")
+        .isEqualTo(3);
     assertThat(sleeps).hasSize(1);
     String first = valueOf(1).orElseThrow();
     assertThat(valueOf(2)).as("the unit that finished last wrote both rows").contains(first);
@@ -244,7 +246,10 @@ class UnitOfWorkTest {
             "rights:rights_begin", "work:work", "sync:sync", "sync2:sync", "audit:audit");
     assertThat(hooks.registrations())
         .containsExactly(
-            "rights_begin: test.rights", "sync: test.sync", "sync: test.sync2", "audit: test.audit");
+            "rights_begin: test.rights",
+            "sync: test.sync",
+            "sync: test.sync2",
+            "audit: test.audit");
   }
 
   @Test
