@@ -68,6 +68,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
                 + " stop that process or choose another directory",
             null);
       }
+      stopOrphan(data, startupWait);
       int chosen = port == 0 ? freePort() : checkPortFree(port);
       long started = System.nanoTime();
       EmbeddedPostgres postgres =
@@ -96,6 +97,60 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
               + e.getMessage(),
           e);
     }
+  }
+
+  /**
+   * Stops a PostgreSQL left running on the data directory by a process that was killed without its
+   * shutdown hooks (SIGKILL, a crash). Holding the lock proves no live Bothy process owns the
+   * directory, so a postmaster that still serves it is an orphan; left alone, it would keep the new
+   * server from starting.
+   */
+  private static void stopOrphan(Path data, Duration wait) throws IOException {
+    Path pidFile = data.resolve("postmaster.pid");
+    if (!Files.isRegularFile(pidFile)) {
+      return;
+    }
+    long pid;
+    try {
+      pid = Long.parseLong(Files.readAllLines(pidFile).get(0).trim());
+    } catch (NumberFormatException | IndexOutOfBoundsException e) {
+      // A torn pid file: PostgreSQL itself decides whether it is stale.
+      return;
+    }
+    ProcessHandle.of(pid)
+        .filter(ProcessHandle::isAlive)
+        .filter(
+            p ->
+                p.info()
+                    .commandLine()
+                    .map(c -> c.contains("postgres") && c.contains(data.toString()))
+                    .orElse(false))
+        .ifPresent(
+            orphan -> {
+              LOG.warn(
+                  "stopping an orphan embedded PostgreSQL left by a process that did not stop"
+                      + " cleanly: pid={} data_directory={}",
+                  pid,
+                  data);
+              // SIGTERM is PostgreSQL's smart shutdown; the killed process's clients are gone.
+              orphan.destroy();
+              try {
+                orphan.onExit().get(wait.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+              } catch (java.util.concurrent.TimeoutException e) {
+                throw BothyException.unavailable(
+                    "an orphan embedded PostgreSQL (pid "
+                        + pid
+                        + ") on "
+                        + data
+                        + " did not stop within database.embedded.startupWait; stop it by hand",
+                    e);
+              } catch (java.util.concurrent.ExecutionException e) {
+                throw BothyException.unavailable("waiting for an orphan PostgreSQL failed", e);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw BothyException.unavailable("interrupted while stopping an orphan", e);
+              }
+            });
   }
 
   private static FileLock tryLock(FileChannel channel) throws IOException {

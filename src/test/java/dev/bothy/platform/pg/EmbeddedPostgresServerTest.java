@@ -1,15 +1,22 @@
 package dev.bothy.platform.pg;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.bothy.kernel.BothyException;
 import dev.bothy.kernel.ErrorKind;
+import dev.bothy.testing.ChildJvm;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,10 +31,7 @@ class EmbeddedPostgresServerTest {
                   EmbeddedPostgresServer.start(
                       dir.resolve("data"), taken.getLocalPort(), Duration.ofSeconds(30)))
           .isInstanceOfSatisfying(
-              BothyException.class,
-              e ->
-                  org.assertj.core.api.Assertions.assertThat(e.kind())
-                      .isEqualTo(ErrorKind.UNAVAILABLE))
+              BothyException.class, e -> assertThat(e.kind()).isEqualTo(ErrorKind.UNAVAILABLE))
           .hasMessageContaining("port " + taken.getLocalPort())
           .hasMessageContaining("database.embedded.port");
     }
@@ -45,6 +49,49 @@ class EmbeddedPostgresServerTest {
           .isInstanceOf(BothyException.class)
           .hasMessageContaining("is in use by another process")
           .hasMessageContaining("database.embedded.dataDirectory");
+    }
+  }
+
+  /** The child JVM's program: starts an embedded server on a directory and waits. */
+  public static final class HoldsServer {
+    private HoldsServer() {}
+
+    /**
+     * Starts the server and reports its port, then waits to be killed.
+     *
+     * @param args the data directory
+     * @throws InterruptedException never, the test kills the process first
+     */
+    public static void main(String[] args) throws InterruptedException {
+      EmbeddedPostgresServer server =
+          EmbeddedPostgresServer.start(Path.of(args[0]), 0, Duration.ofSeconds(60));
+      System.out.println("HOLDING port=" + server.port());
+      Thread.sleep(120_000);
+    }
+  }
+
+  @Test
+  void a_server_orphaned_by_a_killed_process_is_stopped_and_the_directory_starts_again()
+      throws Exception {
+    Path data = dir.resolve("data");
+    try (ChildJvm holder =
+        ChildJvm.start(HoldsServer.class.getName(), dir, List.of(), Map.of(), data.toString())) {
+      long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+      while (!holder.output().contains("HOLDING") && System.nanoTime() < deadline) {
+        assertThat(holder.process().isAlive()).as(holder.output()).isTrue();
+        Thread.sleep(100);
+      }
+      holder.process().destroyForcibly().waitFor();
+    }
+    assertThat(data.resolve("postmaster.pid")).as("the killed process left its server").exists();
+
+    try (EmbeddedPostgresServer restarted =
+        EmbeddedPostgresServer.start(data, 0, Duration.ofSeconds(60))) {
+      try (Connection c = restarted.superuserDataSource().getConnection();
+          Statement st = c.createStatement();
+          ResultSet rs = st.executeQuery("select 1")) {
+        assertThat(rs.next()).isTrue();
+      }
     }
   }
 }
