@@ -4,6 +4,7 @@ import dev.bothy.platform.lifecycle.ProcessExit;
 import dev.bothy.platform.lifecycle.Role;
 import dev.bothy.platform.pg.Migrator;
 import dev.bothy.wire.config.BothyConfiguration;
+import dev.bothy.wire.config.SecretSafeConfigurationFactoryFactory;
 import io.dropwizard.configuration.EnvironmentVariableSubstitutor;
 import io.dropwizard.configuration.SubstitutingSourceProvider;
 import io.dropwizard.core.Application;
@@ -58,6 +59,7 @@ public final class BothyApplication extends Application<BothyConfiguration> {
     // The default log format shows bothy.role; the role commands set it in the logger context,
     // the other commands (db, check) fall back to this system property.
     System.getProperties().putIfAbsent("bothy.role", "cli");
+    bootstrap.setConfigurationFactoryFactory(new SecretSafeConfigurationFactoryFactory<>());
     bootstrap.setConfigurationSourceProvider(
         new SubstitutingSourceProvider(
             bootstrap.getConfigurationSourceProvider(), new EnvironmentVariableSubstitutor(true)));

@@ -70,6 +70,20 @@ class ConfigurationTest {
   }
 
   @Test
+  void malformed_yaml_never_shows_the_line_that_may_hold_a_password() throws IOException {
+    Path config =
+        write("database:\n  url: jdbc:postgresql://db.example.com/bothy\n  password: alex-secret: 42\n");
+
+    CommandLine.Outcome outcome = CommandLine.run("check", config.toString());
+
+    assertThat(outcome.succeeded()).isFalse();
+    assertThat(outcome.err())
+        .contains("Malformed YAML at line 3")
+        .doesNotContain("alex-secret")
+        .doesNotContain("42");
+  }
+
+  @Test
   void a_password_never_appears_in_a_configuration_error() throws IOException {
     Path config =
         write(

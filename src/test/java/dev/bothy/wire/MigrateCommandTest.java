@@ -47,6 +47,29 @@ class MigrateCommandTest {
   }
 
   @Test
+  void after_a_first_migration_as_superuser_the_owner_role_migrates_and_reads_the_status()
+      throws Exception {
+    String url = PG.createEmptyDatabase("postgres");
+    Path asSuperuser = dir.resolve("superuser.yml");
+    Files.writeString(asSuperuser, "database:\n  url: " + url + "\n  migrationUser: postgres\n");
+    Path asOwner = dir.resolve("owner.yml");
+    Files.writeString(asOwner, "database:\n  url: " + url + "\n");
+
+    assertThat(CommandLine.run("db", "migrate", asSuperuser.toString()).failure()).isEmpty();
+
+    assertThat(status(asOwner)).contains("is up to date");
+    CommandLine.Outcome again = CommandLine.run("db", "migrate", asOwner.toString());
+    assertThat(again.failure()).isEmpty();
+    assertThat(
+            column(
+                url,
+                "SELECT tableowner FROM pg_tables WHERE tablename LIKE 'databasechangelog%'"
+                    + " UNION SELECT nspowner::regrole::text FROM pg_namespace"
+                    + " WHERE nspname = 'public'"))
+        .containsExactly("bothy_owner");
+  }
+
+  @Test
   void db_migrate_with_a_wrong_user_fails_naming_the_keys() throws Exception {
     String url = PG.createEmptyDatabase("bothy_owner");
     Path config = dir.resolve("config.yml");
