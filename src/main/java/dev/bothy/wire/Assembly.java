@@ -16,8 +16,8 @@ import dev.bothy.platform.pg.Sleeper;
 import dev.bothy.platform.pg.TxSettings;
 import dev.bothy.wire.config.BothyConfiguration;
 import dev.bothy.wire.config.DatabaseConfig;
+import io.dropwizard.core.server.DefaultServerFactory;
 import io.dropwizard.core.setup.Environment;
-import io.dropwizard.db.ManagedDataSource;
 import io.prometheus.metrics.exporter.servlet.jakarta.PrometheusMetricsServlet;
 import io.prometheus.metrics.instrumentation.dropwizard.DropwizardExports;
 import io.prometheus.metrics.instrumentation.dropwizard5.labels.CustomLabelMapper;
@@ -27,6 +27,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
+import org.eclipse.jetty.util.component.LifeCycle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,7 +43,7 @@ final class Assembly {
   static final String BUILD_INFO_METRIC = "bothy.process.role";
 
   private final Role role;
-  private final ManagedDataSource dataSource;
+  private final ManagedHikariDataSource dataSource;
   private final HookRegistry hooks = new HookRegistry();
   private final UnitOfWork unitOfWork;
   private final Readiness readiness = new Readiness();
@@ -59,42 +60,61 @@ final class Assembly {
                 db,
                 HikariDataSourceFactory.Purpose.RUNTIME,
                 "bothy-" + role.code(),
-                environment.healthChecks())
-            .build(environment.metrics(), "bothy");
+                environment.healthChecks(),
+                exitGrace(config))
+            .buildPool(environment.metrics(), "bothy");
 
-    // Modules register their phase hooks here, before the registry freezes at start.
+    try {
+      // Modules register their phase hooks here, before the registry freezes at start.
 
-    unitOfWork =
-        new PgUnitOfWork(
-            dataSource,
-            new TxSettings(
-                db.statementTimeout().toJavaDuration(),
-                db.lockTimeout().toJavaDuration(),
-                db.idleInTransactionTimeout().toJavaDuration(),
-                db.txMaxAttempts(),
-                db.txRetryBaseDelay().toJavaDuration(),
-                db.txRetryMaxDelay().toJavaDuration()),
-            hooks,
-            Sleeper.system(),
-            ThreadLocalRandom.current());
+      unitOfWork =
+          new PgUnitOfWork(
+              dataSource,
+              new TxSettings(
+                  db.statementTimeout().toJavaDuration(),
+                  db.lockTimeout().toJavaDuration(),
+                  db.idleInTransactionTimeout().toJavaDuration(),
+                  db.txMaxAttempts(),
+                  db.txRetryBaseDelay().toJavaDuration(),
+                  db.txRetryMaxDelay().toJavaDuration()),
+              hooks,
+              Sleeper.system(),
+              ThreadLocalRandom.current());
 
-    Duration connectionTimeout = db.connectionTimeout().toJavaDuration();
-    readiness.register("database", () -> PgProbe.answers(dataSource, connectionTimeout));
+      Duration connectionTimeout = db.connectionTimeout().toJavaDuration();
+      readiness.register("database", () -> PgProbe.answers(dataSource, connectionTimeout));
 
-    Duration total = config.shutdown().totalTimeout().toJavaDuration();
-    lifecycle = new Lifecycle(total, exit, System::nanoTime);
-    lifecycle.onStart(
-        "database", () -> LOG.info("database connected: {}", PgProbe.describe(dataSource)));
-    lifecycle.onStart(
-        "phase-hooks",
-        () -> {
-          hooks.freeze();
-          LOG.info("phase hooks frozen: hooks={}", hooks.registrations());
-        });
-    lifecycle.onStop(StopPhase.POOL, "pool", total, dataSource::stop);
-    environment.lifecycle().manage(new LifecycleManaged(lifecycle));
+      Duration total = config.shutdown().totalTimeout().toJavaDuration();
+      lifecycle = new Lifecycle(total, exit, System::nanoTime);
+      lifecycle.onStart(
+          "database", () -> LOG.info("database connected: {}", PgProbe.describe(dataSource)));
+      lifecycle.onStart(
+          "phase-hooks",
+          () -> {
+            hooks.freeze();
+            LOG.info("phase hooks frozen: hooks={}", hooks.registrations());
+          });
+      lifecycle.onStop(StopPhase.POOL, "pool", total, dataSource::stop);
+      environment.lifecycle().manage(new LifecycleManaged(lifecycle));
+      // Jetty binds the connectors before it starts the managed objects, so a taken port fails
+      // the start with the lifecycle never started and never stopped: stop it here.
+      environment
+          .lifecycle()
+          .addEventListener(
+              new LifeCycle.Listener() {
+                @Override
+                public void lifeCycleFailure(LifeCycle event, Throwable cause) {
+                  lifecycle.stop();
+                }
+              });
 
-    registerAdminEndpoints(environment);
+      registerAdminEndpoints(environment);
+    } catch (RuntimeException e) {
+      // Nothing else will stop the pool (and an embedded server) of a process that never
+      // started.
+      dataSource.stop();
+      throw e;
+    }
   }
 
   /**
@@ -107,6 +127,19 @@ final class Assembly {
    */
   static Assembly build(BothyConfiguration config, Environment environment, ProcessExit exit) {
     return new Assembly(config, environment, exit);
+  }
+
+  /**
+   * Returns how long the embedded server's exit hook waits for the orderly shutdown: the
+   * connectors' grace period ({@code server.shutdownGracePeriod}) plus {@code
+   * shutdown.totalTimeout}, the two stages that run before the pool closes.
+   */
+  private static Duration exitGrace(BothyConfiguration config) {
+    Duration total = config.shutdown().totalTimeout().toJavaDuration();
+    if (config.getServerFactory() instanceof DefaultServerFactory server) {
+      return total.plus(server.getShutdownGracePeriod().toJavaDuration());
+    }
+    return total;
   }
 
   private void registerBuildInfo(MetricRegistry metrics) {

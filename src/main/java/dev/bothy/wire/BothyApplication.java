@@ -71,7 +71,8 @@ public final class BothyApplication extends Application<BothyConfiguration> {
                 config.database(),
                 HikariDataSourceFactory.Purpose.MIGRATION,
                 "bothy-migrate",
-                null);
+                null,
+                config.shutdown().totalTimeout().toJavaDuration());
           }
 
           @Override

@@ -45,6 +45,7 @@ public final class HikariDataSourceFactory implements PooledDataSourceFactory {
   private final Purpose purpose;
   private final String applicationName;
   private final HealthCheckRegistry healthChecks;
+  private final java.time.Duration exitGrace;
   private boolean singleConnection;
 
   /**
@@ -54,16 +55,20 @@ public final class HikariDataSourceFactory implements PooledDataSourceFactory {
    * @param purpose runtime or migration
    * @param applicationName shown in {@code pg_stat_activity}, such as {@code "bothy-worker"}
    * @param healthChecks where the pool registers its connectivity check, or null
+   * @param exitGrace in the embedded default, how long the JVM exit waits for the pool's owner to
+   *     stop the embedded server before stopping it itself (the whole shutdown's budget)
    */
   public HikariDataSourceFactory(
       DatabaseConfig config,
       Purpose purpose,
       String applicationName,
-      HealthCheckRegistry healthChecks) {
+      HealthCheckRegistry healthChecks,
+      java.time.Duration exitGrace) {
     this.config = config;
     this.purpose = purpose;
     this.applicationName = applicationName;
     this.healthChecks = healthChecks;
+    this.exitGrace = exitGrace;
   }
 
   @Override
@@ -112,6 +117,18 @@ public final class HikariDataSourceFactory implements PooledDataSourceFactory {
    */
   @Override
   public ManagedDataSource build(MetricRegistry metrics, String name) {
+    return buildPool(metrics, name);
+  }
+
+  /**
+   * Builds and starts the pool, typed as the HikariCP pool whose {@code stop()} throws nothing.
+   *
+   * @param metrics where the pool's metrics go
+   * @param name the pool name, prefix of its metrics
+   * @return the started pool
+   * @throws BothyException as {@link #build(MetricRegistry, String)}
+   */
+  ManagedHikariDataSource buildPool(MetricRegistry metrics, String name) {
     EmbeddedPostgresServer embedded = null;
     String url;
     String user;
@@ -163,7 +180,8 @@ public final class HikariDataSourceFactory implements PooledDataSourceFactory {
         EmbeddedPostgresServer.start(
             Path.of(embedded.dataDirectory()),
             embedded.port(),
-            embedded.startupWait().toJavaDuration());
+            embedded.startupWait().toJavaDuration(),
+            exitGrace);
     try {
       Migrator.migrate(server.superuserDataSource());
     } catch (RuntimeException e) {

@@ -16,7 +16,13 @@ final class LifecycleManaged implements Managed {
 
   @Override
   public void start() throws Exception {
-    lifecycle.start();
+    try {
+      lifecycle.start();
+    } catch (Exception | Error e) {
+      // A failed start ends the process; the stop phases still close what started.
+      lifecycle.stop();
+      throw e;
+    }
   }
 
   @Override

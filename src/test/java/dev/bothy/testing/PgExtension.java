@@ -182,11 +182,13 @@ public final class PgExtension implements BeforeAllCallback, AfterAllCallback {
         EmbeddedPostgresServer embedded;
         try {
           Path dir = Files.createTempDirectory("bothy-test-pg");
-          embedded = EmbeddedPostgresServer.start(dir.resolve("data"), 0, Duration.ofSeconds(60));
+          embedded =
+              EmbeddedPostgresServer.start(
+                  dir.resolve("data"), 0, Duration.ofSeconds(60), Duration.ZERO);
         } catch (java.io.IOException e) {
           throw new IllegalStateException(e);
         }
-        // zonky stops the server from its own shutdown hook when the JVM ends.
+        // The server's exit hook stops it when the test JVM ends.
         s = new Server("jdbc:postgresql://127.0.0.1:" + embedded.port() + "/", "postgres", null);
       }
       try {

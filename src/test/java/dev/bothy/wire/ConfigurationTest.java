@@ -72,7 +72,8 @@ class ConfigurationTest {
   @Test
   void malformed_yaml_never_shows_the_line_that_may_hold_a_password() throws IOException {
     Path config =
-        write("database:\n  url: jdbc:postgresql://db.example.com/bothy\n  password: alex-secret: 42\n");
+        write(
+            "database:\n  url: jdbc:postgresql://db.example.com/bothy\n  password: alex-secret: 42\n");
 
     CommandLine.Outcome outcome = CommandLine.run("check", config.toString());
 

@@ -67,7 +67,10 @@ class ServerRolesTest {
       a_second_process_on_the_same_data_directory_fails_with_a_clear_message();
 
       ChildJvm.Result stopped = all.terminate(Duration.ofSeconds(60));
-      assertThat(stopped.output()).contains("stop step done: phase=pool step=pool");
+      assertThat(stopped.output())
+          .contains("stop step done: phase=pool step=pool")
+          .contains("embedded PostgreSQL stopped")
+          .doesNotContain("not stopped by its owner in time");
       assertThat(postgresProcessesUsing(dir)).as("no orphan postgres").isZero();
     }
   }
@@ -86,6 +89,31 @@ class ServerRolesTest {
       assertThat(result.exitCode()).isNotZero();
       assertThat(result.output())
           .contains("is in use by another process (database.embedded.dataDirectory)");
+    }
+  }
+
+  @Test
+  void a_start_that_fails_after_the_embedded_server_started_stops_it_before_exiting()
+      throws Exception {
+    int admin = Http.freePort();
+    try (java.net.ServerSocket taken = new java.net.ServerSocket(admin)) {
+      assertThat(taken.isBound()).isTrue();
+      try (ChildJvm all =
+          ChildJvm.start(
+              BothyApplication.class.getName(),
+              dir,
+              ports(Http.freePort(), admin, Http.freePort()),
+              Map.of(),
+              "all")) {
+        ChildJvm.Result result = all.await(START);
+
+        assertThat(result.exitCode()).isNotZero();
+        assertThat(result.output())
+            .contains("embedded PostgreSQL started")
+            .contains("embedded PostgreSQL stopped")
+            .doesNotContain("not stopped by its owner in time");
+        assertThat(postgresProcessesUsing(dir)).as("no orphan postgres").isZero();
+      }
     }
   }
 

@@ -12,6 +12,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,8 +25,13 @@ import org.slf4j.LoggerFactory;
  * <p>Data persists in a directory across starts. A lock file beside the directory keeps a second
  * process from opening the same data, and the port is checked before PostgreSQL starts, so both
  * mistakes fail with a message that names the configuration key instead of a corrupted directory or
- * a timeout. {@link #close()} stops PostgreSQL; zonky also stops it from a JVM shutdown hook, so a
- * SIGTERM leaves no orphan {@code postgres} process.
+ * a timeout. A postmaster orphaned by a process that was killed (SIGKILL) is stopped before the new
+ * one starts.
+ *
+ * <p>The owner stops PostgreSQL with {@link #close()}, as the last step of its shutdown. A JVM
+ * shutdown hook is the fallback: it waits up to the exit grace for the owner's close, then stops
+ * PostgreSQL itself, so a SIGTERM never leaves an orphan {@code postgres} process and never pulls
+ * the database from under components that are still finishing their work.
  */
 public final class EmbeddedPostgresServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(EmbeddedPostgresServer.class);
@@ -34,12 +42,29 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
   private final EmbeddedPostgres postgres;
   private final FileChannel lockChannel;
   private final FileLock lock;
+  private final AtomicBoolean closed = new AtomicBoolean();
+  private final CountDownLatch closedByOwner = new CountDownLatch(1);
+  private final Thread exitHook;
 
   private EmbeddedPostgresServer(
-      EmbeddedPostgres postgres, FileChannel lockChannel, FileLock lock) {
+      EmbeddedPostgres postgres, FileChannel lockChannel, FileLock lock, Duration exitGrace) {
     this.postgres = postgres;
     this.lockChannel = lockChannel;
     this.lock = lock;
+    this.exitHook =
+        new Thread(
+            () -> {
+              try {
+                if (!closedByOwner.await(exitGrace.toMillis(), TimeUnit.MILLISECONDS)) {
+                  LOG.warn("embedded PostgreSQL not stopped by its owner in time, stopping it");
+                }
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+              stop();
+            },
+            "bothy-embedded-postgres-exit");
+    Runtime.getRuntime().addShutdownHook(exitHook);
   }
 
   /**
@@ -48,11 +73,14 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
    * @param dataDirectory the data directory ({@code database.embedded.dataDirectory})
    * @param port the loopback port; 0 picks a free one ({@code database.embedded.port})
    * @param startupWait how long to wait for PostgreSQL to accept connections
+   * @param exitGrace how long the JVM exit hook waits for {@link #close()} before it stops
+   *     PostgreSQL itself; zero stops it at once when the JVM exits
    * @return the running server
    * @throws BothyException {@code unavailable} when another process holds the directory, the port
    *     is taken, or PostgreSQL does not start; the message names the key to change
    */
-  public static EmbeddedPostgresServer start(Path dataDirectory, int port, Duration startupWait) {
+  public static EmbeddedPostgresServer start(
+      Path dataDirectory, int port, Duration startupWait, Duration exitGrace) {
     Path data = dataDirectory.toAbsolutePath().normalize();
     Path lockFile = data.resolveSibling(data.getFileName() + ".lock");
     FileChannel channel = null;
@@ -77,6 +105,8 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
               .setCleanDataDirectory(false)
               .setPort(chosen)
               .setPGStartupWait(startupWait)
+              // Our own hook orders the stop after the owner's shutdown (see the class comment).
+              .setRegisterShutdownHook(false)
               .setServerConfig("listen_addresses", "127.0.0.1")
               .start();
       LOG.info(
@@ -84,7 +114,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
           chosen,
           data,
           (System.nanoTime() - started) / 1_000_000);
-      return new EmbeddedPostgresServer(postgres, channel, lock);
+      return new EmbeddedPostgresServer(postgres, channel, lock, exitGrace);
     } catch (IOException | RuntimeException e) {
       closeQuietly(channel);
       if (e instanceof BothyException bothy) {
@@ -135,7 +165,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
               // SIGTERM is PostgreSQL's smart shutdown; the killed process's clients are gone.
               orphan.destroy();
               try {
-                orphan.onExit().get(wait.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+                orphan.onExit().get(wait.toMillis(), TimeUnit.MILLISECONDS);
               } catch (java.util.concurrent.TimeoutException e) {
                 throw BothyException.unavailable(
                     "an orphan embedded PostgreSQL (pid "
@@ -222,6 +252,19 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
   /** Stops PostgreSQL and releases the data directory. Idempotent. */
   @Override
   public void close() {
+    closedByOwner.countDown();
+    stop();
+    try {
+      Runtime.getRuntime().removeShutdownHook(exitHook);
+    } catch (IllegalStateException e) {
+      // The JVM is already exiting; the hook finds the server stopped.
+    }
+  }
+
+  private void stop() {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
     try {
       postgres.close();
       LOG.info("embedded PostgreSQL stopped");

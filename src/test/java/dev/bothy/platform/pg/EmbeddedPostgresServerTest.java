@@ -29,7 +29,10 @@ class EmbeddedPostgresServerTest {
       assertThatThrownBy(
               () ->
                   EmbeddedPostgresServer.start(
-                      dir.resolve("data"), taken.getLocalPort(), Duration.ofSeconds(30)))
+                      dir.resolve("data"),
+                      taken.getLocalPort(),
+                      Duration.ofSeconds(30),
+                      Duration.ZERO))
           .isInstanceOfSatisfying(
               BothyException.class, e -> assertThat(e.kind()).isEqualTo(ErrorKind.UNAVAILABLE))
           .hasMessageContaining("port " + taken.getLocalPort())
@@ -45,7 +48,8 @@ class EmbeddedPostgresServerTest {
         FileChannel.open(
             dir.resolve("data.lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
       holder.lock();
-      assertThatThrownBy(() -> EmbeddedPostgresServer.start(data, 0, Duration.ofSeconds(30)))
+      assertThatThrownBy(
+              () -> EmbeddedPostgresServer.start(data, 0, Duration.ofSeconds(30), Duration.ZERO))
           .isInstanceOf(BothyException.class)
           .hasMessageContaining("is in use by another process")
           .hasMessageContaining("database.embedded.dataDirectory");
@@ -64,7 +68,7 @@ class EmbeddedPostgresServerTest {
      */
     public static void main(String[] args) throws InterruptedException {
       EmbeddedPostgresServer server =
-          EmbeddedPostgresServer.start(Path.of(args[0]), 0, Duration.ofSeconds(60));
+          EmbeddedPostgresServer.start(Path.of(args[0]), 0, Duration.ofSeconds(60), Duration.ZERO);
       System.out.println("HOLDING port=" + server.port());
       Thread.sleep(120_000);
     }
@@ -86,7 +90,7 @@ class EmbeddedPostgresServerTest {
     assertThat(data.resolve("postmaster.pid")).as("the killed process left its server").exists();
 
     try (EmbeddedPostgresServer restarted =
-        EmbeddedPostgresServer.start(data, 0, Duration.ofSeconds(60))) {
+        EmbeddedPostgresServer.start(data, 0, Duration.ofSeconds(60), Duration.ZERO)) {
       try (Connection c = restarted.superuserDataSource().getConnection();
           Statement st = c.createStatement();
           ResultSet rs = st.executeQuery("select 1")) {
