@@ -31,9 +31,13 @@ public interface UnitOfWork {
    * @return the work's result, after a successful commit and the {@link #afterCommit} callbacks
    * @throws dev.bothy.kernel.BothyException {@code internal} when called inside a unit; {@code
    *     unavailable} when the retryable failures outlast {@code database.txMaxAttempts} or the
-   *     database cannot be reached; a {@code BothyException} from the work or a hook unchanged
+   *     database cannot be reached; for any other database error, the kind its SQLSTATE class says
+   *     ({@code conflict} for an integrity violation, {@code invalid} for a data exception, {@code
+   *     unavailable} for a lost connection or a statement timeout, else {@code internal}); a {@code
+   *     BothyException} from the work or a hook unchanged
    * @throws RuntimeException any other unchecked exception from the work, unchanged; a checked one
-   *     comes wrapped in an {@code internal} {@code BothyException}
+   *     comes wrapped in an {@code internal} {@code BothyException} (an interrupt keeps the
+   *     thread's interrupt flag and is {@code unavailable})
    */
   <T> T run(Work<T> work);
 

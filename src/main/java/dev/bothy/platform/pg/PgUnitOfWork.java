@@ -171,15 +171,40 @@ public final class PgUnitOfWork implements UnitOfWork {
     }
   }
 
+  /**
+   * Turns a failure of an attempt into what the caller sees. Retryable database errors pass through
+   * for the retry loop; other database errors become a {@link BothyException} of the kind their
+   * SQLSTATE class says, so no driver or jOOQ type crosses the port; the caller's own unchecked
+   * exceptions pass unchanged.
+   */
   private static RuntimeException rethrowable(Throwable failure) {
-    if (failure instanceof RuntimeException runtime) {
-      return runtime;
-    }
     if (failure instanceof Error error) {
       throw error;
     }
-    if (failure instanceof SQLException && SqlStates.retryable(failure).isEmpty()) {
-      return BothyException.unavailable("unit of work failed in the database", failure);
+    if (failure instanceof BothyException bothy) {
+      return bothy;
+    }
+    if (failure instanceof InterruptedException) {
+      Thread.currentThread().interrupt();
+      return BothyException.unavailable("unit of work interrupted", failure);
+    }
+    if (SqlStates.retryable(failure).isPresent()) {
+      return failure instanceof RuntimeException runtime
+          ? runtime
+          : new BothyException(ErrorKind.INTERNAL, "unit of work failed", failure);
+    }
+    Optional<String> state = SqlStates.first(failure);
+    if (state.isPresent()) {
+      return new BothyException(
+          SqlStates.kindOf(state.get()),
+          "unit of work failed in the database, SQLSTATE " + state.get(),
+          failure);
+    }
+    if (failure instanceof org.jooq.exception.DataAccessException) {
+      return new BothyException(ErrorKind.INTERNAL, "unit of work failed in jOOQ", failure);
+    }
+    if (failure instanceof RuntimeException runtime) {
+      return runtime;
     }
     return new BothyException(ErrorKind.INTERNAL, "unit of work failed", failure);
   }

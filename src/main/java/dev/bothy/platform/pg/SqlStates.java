@@ -1,5 +1,6 @@
 package dev.bothy.platform.pg;
 
+import dev.bothy.kernel.ErrorKind;
 import java.sql.SQLException;
 import java.util.Optional;
 import java.util.Set;
@@ -39,5 +40,47 @@ final class SqlStates {
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * Finds the SQLSTATE of the first {@link SQLException} in a failure's cause chain.
+   *
+   * @param failure the failure
+   * @return the state, or empty when no SQL exception with a state is in the chain
+   */
+  static Optional<String> first(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof SQLException sql && sql.getSQLState() != null) {
+        return Optional.of(sql.getSQLState());
+      }
+      if (t.getCause() == t) {
+        break;
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Maps a SQLSTATE that is not retried to Bothy's error kind.
+   *
+   * @param state the SQLSTATE
+   * @return {@code unavailable} for lost connections, shutdowns, exhausted resources and cancelled
+   *     statements (a later try may work); {@code conflict} for integrity violations; {@code
+   *     invalid} for data exceptions; {@code internal} for everything else (a bug)
+   */
+  static ErrorKind kindOf(String state) {
+    if (state.startsWith("08")
+        || state.startsWith("53")
+        || state.startsWith("57P")
+        || state.equals("57014")) {
+      return ErrorKind.UNAVAILABLE;
+    }
+    if (state.startsWith("23")) {
+      return ErrorKind.CONFLICT;
+    }
+    if (state.startsWith("22")) {
+      return ErrorKind.INVALID;
+    }
+    return ErrorKind.INTERNAL;
   }
 }

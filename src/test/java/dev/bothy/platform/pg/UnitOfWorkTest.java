@@ -3,6 +3,7 @@ package dev.bothy.platform.pg;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.zaxxer.hikari.HikariDataSource;
 import dev.bothy.kernel.BothyException;
 import dev.bothy.kernel.ErrorKind;
 import dev.bothy.kernel.txn.Phase;
@@ -384,13 +385,53 @@ class UnitOfWorkTest {
                       attempts.incrementAndGet();
                       return PgTx.dsl().execute("INSERT INTO scratch VALUES (1, 'duplicate')");
                     }))
-        .hasMessageContaining("duplicate key");
+        .isInstanceOfSatisfying(
+            BothyException.class, e -> assertThat(e.kind()).isEqualTo(ErrorKind.CONFLICT))
+        .hasMessageContaining("SQLSTATE 23505");
     assertThat(attempts.get()).isEqualTo(1);
     assertThat(sleeps).isEmpty();
   }
 
   @Test
+  void a_statement_timeout_is_unavailable_and_a_data_error_invalid() {
+    uow =
+        unitOfWork(
+            new TxSettings(
+                Duration.ofMillis(100),
+                Duration.ofMillis(50),
+                Duration.ofSeconds(30),
+                3,
+                Duration.ofMillis(5),
+                Duration.ofMillis(20)));
+
+    assertThatThrownBy(() -> uow.run(() -> PgTx.dsl().execute("select pg_sleep(5)")))
+        .isInstanceOfSatisfying(
+            BothyException.class, e -> assertThat(e.kind()).isEqualTo(ErrorKind.UNAVAILABLE))
+        .hasMessageContaining("SQLSTATE 57014");
+    assertThatThrownBy(() -> uow.run(() -> PgTx.dsl().execute("select 1 / 0")))
+        .isInstanceOfSatisfying(
+            BothyException.class, e -> assertThat(e.kind()).isEqualTo(ErrorKind.INVALID))
+        .hasMessageContaining("SQLSTATE 22012");
+    assertThat(sleeps).as("neither is retried").isEmpty();
+  }
+
+  @Test
+  void an_interrupt_inside_the_work_keeps_the_interrupt_flag() {
+    assertThatThrownBy(
+            () ->
+                uow.run(
+                    () -> {
+                      throw new InterruptedException("stop");
+                    }))
+        .isInstanceOfSatisfying(
+            BothyException.class, e -> assertThat(e.kind()).isEqualTo(ErrorKind.UNAVAILABLE));
+    assertThat(Thread.interrupted()).as("the flag was set, and is cleared here").isTrue();
+  }
+
+  @Test
   void the_three_timeouts_are_set_local_to_the_unit() throws SQLException {
+    HikariDataSource single = PG.pool("bothy_app", 1);
+    uow = new PgUnitOfWork(single, SETTINGS, hooks, d -> {}, new Random(5));
     List<String> inside =
         uow.run(
             () ->
@@ -400,11 +441,13 @@ class UnitOfWorkTest {
                     show("idle_in_transaction_session_timeout")));
 
     assertThat(inside).containsExactly("20s", "5s", "30s");
-    try (Connection c = PG.app().getConnection();
+    try (Connection c = single.getConnection();
         Statement st = c.createStatement();
         ResultSet rs = st.executeQuery("SHOW lock_timeout")) {
       rs.next();
-      assertThat(rs.getString(1)).as("SET LOCAL ends with the unit").isEqualTo("0");
+      assertThat(rs.getString(1))
+          .as("SET LOCAL ends with the unit, on the very connection it used")
+          .isEqualTo("0");
     }
   }
 
