@@ -22,7 +22,8 @@ public final class HookRegistry implements PhaseHooks {
 
   private final Map<Phase, List<Named>> hooks = new EnumMap<>(Phase.class);
   private final Set<String> names = new HashSet<>();
-  private volatile boolean frozen;
+  // Written once by freeze(); every unit reads it without a lock.
+  private volatile Map<Phase, List<PhaseHook>> frozenHooks;
 
   /** Creates an empty, open registry. */
   public HookRegistry() {
@@ -33,7 +34,7 @@ public final class HookRegistry implements PhaseHooks {
 
   @Override
   public synchronized void register(Phase phase, String name, PhaseHook hook) {
-    if (frozen) {
+    if (frozenHooks != null) {
       throw BothyException.internal(
           "phase hook " + name + " registered after start: register hooks during assembly");
     }
@@ -58,9 +59,19 @@ public final class HookRegistry implements PhaseHooks {
     return List.copyOf(lines);
   }
 
-  /** Freezes the registry; later registrations fail. Idempotent. */
-  public synchronized void freeze() {
-    frozen = true;
+  /** Freezes the registry; later registrations fail. Idempotent and cheap once frozen. */
+  public void freeze() {
+    if (frozenHooks != null) {
+      return;
+    }
+    synchronized (this) {
+      if (frozenHooks == null) {
+        Map<Phase, List<PhaseHook>> snapshot = new EnumMap<>(Phase.class);
+        hooks.forEach(
+            (phase, named) -> snapshot.put(phase, named.stream().map(Named::hook).toList()));
+        frozenHooks = snapshot;
+      }
+    }
   }
 
   /**
@@ -69,18 +80,18 @@ public final class HookRegistry implements PhaseHooks {
    * @return true after {@link #freeze()}
    */
   public boolean frozen() {
-    return frozen;
+    return frozenHooks != null;
   }
 
   /**
    * Returns the hooks of a phase in run order; only after the registry froze, so the list can no
-   * longer change.
+   * longer change and reading it takes no lock.
    */
   List<PhaseHook> hooks(Phase phase) {
-    List<Named> named;
-    synchronized (this) {
-      named = List.copyOf(hooks.get(phase));
+    Map<Phase, List<PhaseHook>> snapshot = frozenHooks;
+    if (snapshot == null) {
+      throw BothyException.internal("phase hooks read before the registry froze");
     }
-    return named.stream().map(Named::hook).toList();
+    return snapshot.get(phase);
   }
 }

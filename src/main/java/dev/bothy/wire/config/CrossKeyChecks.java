@@ -1,6 +1,5 @@
 package dev.bothy.wire.config;
 
-import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -32,12 +31,18 @@ public final class CrossKeyChecks {
       return problems;
     }
     db.url()
-        .filter(url -> db.password().isEmpty())
-        .flatMap(CrossKeyChecks::remoteHost)
         .ifPresent(
-            host ->
+            url -> {
+              Optional<List<String>> hosts = hosts(url);
+              if (hosts.isEmpty()) {
                 problems.add(
-                    "database.password is required when database.url names a remote host"));
+                    "database.url is not a valid PostgreSQL JDBC URL"
+                        + " (jdbc:postgresql://host:port/database)");
+              } else if (db.password().isEmpty()
+                  && hosts.get().stream().anyMatch(h -> !LOOPBACK_HOSTS.contains(h))) {
+                problems.add("database.password is required when database.url names a remote host");
+              }
+            });
     if (db.lockTimeout() != null
         && db.statementTimeout() != null
         && db.lockTimeout().toNanoseconds() >= db.statementTimeout().toNanoseconds()) {
@@ -53,22 +58,43 @@ public final class CrossKeyChecks {
     return problems;
   }
 
-  /** Returns the host of a JDBC URL when it is not the loopback (nor a Unix socket). */
-  static Optional<String> remoteHost(String jdbcUrl) {
-    String rest = jdbcUrl.substring("jdbc:".length());
-    URI uri;
-    try {
-      uri = URI.create(rest);
-    } catch (IllegalArgumentException e) {
-      return Optional.of("unparsable");
-    }
-    String host = uri.getHost();
-    if (host == null) {
-      // jdbc:postgresql:name or a socket factory URL: the driver connects to localhost.
+  /**
+   * Returns the hosts of a PostgreSQL JDBC URL, lower case and without ports; a URL without a host
+   * part ({@code jdbc:postgresql:name}) connects to the loopback.
+   *
+   * @param jdbcUrl the URL
+   * @return the hosts, or empty when the URL cannot be parsed
+   */
+  static Optional<List<String>> hosts(String jdbcUrl) {
+    String prefix = "jdbc:postgresql:";
+    if (!jdbcUrl.startsWith(prefix)) {
       return Optional.empty();
     }
-    return LOOPBACK_HOSTS.contains(host.toLowerCase(Locale.ROOT))
-        ? Optional.empty()
-        : Optional.of(host);
+    String rest = jdbcUrl.substring(prefix.length());
+    if (!rest.startsWith("//")) {
+      return rest.isEmpty() ? Optional.empty() : Optional.of(List.of("localhost"));
+    }
+    String authority = rest.substring(2).split("[/?]", 2)[0];
+    if (authority.isEmpty()) {
+      return Optional.of(List.of("localhost"));
+    }
+    List<String> hosts = new ArrayList<>();
+    for (String hostPort : authority.split(",")) {
+      String host;
+      if (hostPort.startsWith("[")) {
+        int end = hostPort.indexOf(']');
+        if (end < 0) {
+          return Optional.empty();
+        }
+        host = hostPort.substring(0, end + 1);
+      } else {
+        host = hostPort.split(":", 2)[0];
+      }
+      if (host.isBlank()) {
+        return Optional.empty();
+      }
+      hosts.add(host.toLowerCase(Locale.ROOT));
+    }
+    return Optional.of(List.copyOf(hosts));
   }
 }
