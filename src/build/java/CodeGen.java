@@ -110,7 +110,10 @@ public final class CodeGen {
                         .withPojos(false)
                         .withDaos(false)
                         .withRoutines(false)
-                        .withComments(true))
+                        .withComments(true)
+                        // The schema exists before its first table; generating it keeps the
+                        // pipeline and its drift check honest from the first changeset on.
+                        .withEmptySchemas(true))
                 .withTarget(
                     new Target()
                         .withPackageName(PACKAGE)
