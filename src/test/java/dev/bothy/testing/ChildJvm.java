@@ -60,6 +60,39 @@ public final class ChildJvm implements AutoCloseable {
       Map<String, String> env,
       String... args)
       throws IOException {
+    return launch(
+        List.of("-cp", System.getProperty("java.class.path"), mainClass),
+        workingDirectory,
+        jvmArgs,
+        env,
+        args);
+  }
+
+  /**
+   * Starts the shaded jar, {@code java -jar target/bothy.jar ...}, exactly as a user does.
+   *
+   * @param workingDirectory its working directory
+   * @param jvmArgs extra JVM arguments, such as {@code -Ddw.server...}
+   * @param args the command and its arguments
+   * @return the running child; close it to end it
+   * @throws IOException when it cannot start
+   */
+  public static ChildJvm startJar(Path workingDirectory, List<String> jvmArgs, String... args)
+      throws IOException {
+    Path jar = Path.of(System.getProperty("bothy.test.jar", "target/bothy.jar")).toAbsolutePath();
+    if (!jar.toFile().isFile()) {
+      throw new IllegalStateException(jar + " is missing: run the integration tests after package");
+    }
+    return launch(List.of("-jar", jar.toString()), workingDirectory, jvmArgs, Map.of(), args);
+  }
+
+  private static ChildJvm launch(
+      List<String> what,
+      Path workingDirectory,
+      List<String> jvmArgs,
+      Map<String, String> env,
+      String... args)
+      throws IOException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     String agent = System.getProperty("bothy.test.childJvmArgs", "").trim();
@@ -68,9 +101,7 @@ public final class ChildJvm implements AutoCloseable {
     }
     command.add("-Dliquibase.analytics.enabled=false");
     command.addAll(jvmArgs);
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add(mainClass);
+    command.addAll(what);
     command.addAll(List.of(args));
     Path output = Files.createTempFile("bothy-child", ".log");
     ProcessBuilder builder =

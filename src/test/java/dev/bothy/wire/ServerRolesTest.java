@@ -25,71 +25,11 @@ class ServerRolesTest {
 
   @TempDir Path dir;
 
-  private static List<String> ports(int app, int admin, int embedded) {
+  static List<String> ports(int app, int admin, int embedded) {
     return List.of(
         "-Ddw.server.applicationConnectors[0].port=" + app,
         "-Ddw.server.adminConnectors[0].port=" + admin,
         "-Ddw.database.embedded.port=" + embedded);
-  }
-
-  @Test
-  void all_with_no_configuration_file_starts_embedded_postgresql_and_serves_the_admin_port()
-      throws Exception {
-    int app = Http.freePort();
-    int admin = Http.freePort();
-    int embedded = Http.freePort();
-    try (ChildJvm all =
-        ChildJvm.start(
-            BothyApplication.class.getName(), dir, ports(app, admin, embedded), Map.of(), "all")) {
-      awaitReady(all, admin);
-
-      Http.Response health = Http.get(admin, "/healthcheck");
-      assertThat(health.status()).isEqualTo(200);
-      assertThat(health.body()).contains("\"healthy\":true").doesNotContain("\"healthy\":false");
-      Http.Response prometheus = Http.get(admin, "/prometheus");
-      assertThat(prometheus.status()).isEqualTo(200);
-      assertThat(prometheus.body())
-          .contains("bothy_pool_ActiveConnections")
-          .contains("bothy_pool_TotalConnections")
-          .contains("bothy_process_role{bothy_role=\"all\"} 1.0");
-      assertThat(Http.get(admin, "/readyz"))
-          .isEqualTo(new Http.Response(200, "{\"status\":\"ready\"}"));
-      assertThat(Http.get(admin, "/healthz").status()).isEqualTo(200);
-      assertThat(Http.get(admin, "/ping").body()).contains("pong");
-      assertThat(Http.get(admin, "/metrics").body()).contains("bothy.pool.ActiveConnections");
-      assertThat(Http.get(app, "/").status()).as("the application port is open").isEqualTo(404);
-      assertThat(all.output())
-          .contains("[all]")
-          .contains("embedded PostgreSQL, which is for development only")
-          .contains("user=bothy_app");
-      assertThat(dir.resolve("bothy-data/postgres/PG_VERSION")).hasContent("18");
-
-      a_second_process_on_the_same_data_directory_fails_with_a_clear_message();
-
-      ChildJvm.Result stopped = all.terminate(Duration.ofSeconds(60));
-      assertThat(stopped.output())
-          .contains("stop step done: phase=pool step=pool")
-          .contains("embedded PostgreSQL stopped")
-          .doesNotContain("not stopped by its owner in time");
-      assertThat(postgresProcessesUsing(dir)).as("no orphan postgres").isZero();
-    }
-  }
-
-  private void a_second_process_on_the_same_data_directory_fails_with_a_clear_message()
-      throws Exception {
-    try (ChildJvm second =
-        ChildJvm.start(
-            BothyApplication.class.getName(),
-            dir,
-            ports(Http.freePort(), Http.freePort(), Http.freePort()),
-            Map.of(),
-            "all")) {
-      ChildJvm.Result result = second.await(START);
-
-      assertThat(result.exitCode()).isNotZero();
-      assertThat(result.output())
-          .contains("is in use by another process (database.embedded.dataDirectory)");
-    }
   }
 
   @Test
@@ -178,7 +118,7 @@ class ServerRolesTest {
     throw new IllegalStateException("not ready within " + START + ":\n" + child.output());
   }
 
-  private static long postgresProcessesUsing(Path dir) throws Exception {
+  static long postgresProcessesUsing(Path dir) throws Exception {
     long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
     long count;
     do {

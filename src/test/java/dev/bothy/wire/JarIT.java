@@ -1,0 +1,106 @@
+package dev.bothy.wire;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.bothy.testing.ChildJvm;
+import dev.bothy.testing.Http;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The shaded jar as a user runs it: {@code java -jar target/bothy.jar ...} with no files beside it.
+ * Runs in the integration-test phase, after {@code package}.
+ */
+class JarIT {
+  private static final Duration START = Duration.ofSeconds(120);
+
+  @TempDir Path dir;
+
+  @Test
+  void all_with_no_configuration_file_starts_embedded_postgresql_and_serves_the_admin_port()
+      throws Exception {
+    int app = Http.freePort();
+    int admin = Http.freePort();
+    int embedded = Http.freePort();
+    try (ChildJvm all =
+        ChildJvm.startJar(dir, ServerRolesTest.ports(app, admin, embedded), "all")) {
+      ServerRolesTest.awaitReady(all, admin);
+
+      Http.Response health = Http.get(admin, "/healthcheck");
+      assertThat(health.status()).isEqualTo(200);
+      assertThat(health.body()).contains("\"healthy\":true").doesNotContain("\"healthy\":false");
+      Http.Response prometheus = Http.get(admin, "/prometheus");
+      assertThat(prometheus.status()).isEqualTo(200);
+      assertThat(prometheus.body())
+          .contains("bothy_pool_ActiveConnections")
+          .contains("bothy_pool_TotalConnections")
+          .contains("bothy_process_role{bothy_role=\"all\"} 1.0");
+      assertThat(Http.get(admin, "/readyz"))
+          .isEqualTo(new Http.Response(200, "{\"status\":\"ready\"}"));
+      assertThat(Http.get(admin, "/healthz").status()).isEqualTo(200);
+      assertThat(Http.get(admin, "/ping").body()).contains("pong");
+      assertThat(Http.get(admin, "/metrics").body()).contains("bothy.pool.ActiveConnections");
+      assertThat(Http.get(app, "/").status()).as("the application port is open").isEqualTo(404);
+      assertThat(all.output())
+          .contains("[all]")
+          .contains("embedded PostgreSQL, which is for development only")
+          .contains("user=bothy_app");
+      assertThat(dir.resolve("bothy-data/postgres/PG_VERSION")).hasContent("18");
+
+      a_second_process_on_the_same_data_directory_fails_with_a_clear_message();
+
+      ChildJvm.Result stopped = all.terminate(Duration.ofSeconds(60));
+      assertThat(stopped.output())
+          .contains("stop step done: phase=pool step=pool")
+          .contains("embedded PostgreSQL stopped")
+          .doesNotContain("not stopped by its owner in time");
+      assertThat(ServerRolesTest.postgresProcessesUsing(dir)).as("no orphan postgres").isZero();
+    }
+  }
+
+  private void a_second_process_on_the_same_data_directory_fails_with_a_clear_message()
+      throws Exception {
+    try (ChildJvm second =
+        ChildJvm.startJar(
+            dir, ServerRolesTest.ports(Http.freePort(), Http.freePort(), Http.freePort()), "all")) {
+      ChildJvm.Result result = second.await(START);
+
+      assertThat(result.exitCode()).isNotZero();
+      assertThat(result.output())
+          .contains("is in use by another process (database.embedded.dataDirectory)");
+    }
+  }
+
+  @Test
+  void db_migrate_and_db_status_run_from_the_jar_on_the_embedded_default() throws Exception {
+    List<String> port = List.of("-Ddw.database.embedded.port=" + Http.freePort());
+
+    try (ChildJvm migrate = ChildJvm.startJar(dir, port, "db", "migrate")) {
+      ChildJvm.Result result = migrate.await(START);
+      assertThat(result.exitCode()).as(result.output()).isZero();
+      assertThat(result.output()).contains("0001-roles");
+    }
+    try (ChildJvm status = ChildJvm.startJar(dir, port, "db", "status")) {
+      ChildJvm.Result result = status.await(START);
+      assertThat(result.exitCode()).as(result.output()).isZero();
+      assertThat(result.output()).contains("is up to date");
+    }
+    assertThat(ServerRolesTest.postgresProcessesUsing(dir)).as("no orphan postgres").isZero();
+  }
+
+  @Test
+  void the_jar_prints_its_commands_and_version() throws Exception {
+    try (ChildJvm help = ChildJvm.startJar(dir, List.of(), "-h")) {
+      ChildJvm.Result result = help.await(START);
+      assertThat(result.exitCode()).isZero();
+      assertThat(result.output()).contains("{check,db,api,worker,all}");
+    }
+    try (ChildJvm version = ChildJvm.startJar(dir, List.of(), "-v")) {
+      ChildJvm.Result result = version.await(START);
+      assertThat(result.output().trim()).matches("\\d+\\.\\d+\\.\\d+.*");
+    }
+  }
+}
