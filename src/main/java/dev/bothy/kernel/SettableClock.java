@@ -36,7 +36,7 @@ public final class SettableClock implements Clock {
    *
    * @param instant the new current instant, not null
    */
-  public void set(Instant instant) {
+  public synchronized void set(Instant instant) {
     this.now = Objects.requireNonNull(instant, "instant");
   }
 

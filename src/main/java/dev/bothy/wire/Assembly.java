@@ -40,7 +40,7 @@ final class Assembly {
   private static final Logger LOG = LoggerFactory.getLogger(Assembly.class);
 
   /** The metric whose name carries the role; mapped to {@code bothy_process_role{bothy_role}}. */
-  static final String BUILD_INFO_METRIC = "bothy.process.role";
+  static final String ROLE_METRIC = "bothy.process.role";
 
   private final Role role;
   private final ManagedHikariDataSource dataSource;
@@ -53,7 +53,7 @@ final class Assembly {
     this.role = config.role();
     DatabaseConfig db = config.database();
     LOG.info("bothy starting: role={} version={}", role.code(), BuildInfo.version());
-    registerBuildInfo(environment.metrics());
+    registerRoleGauge(environment.metrics());
 
     dataSource =
         new HikariDataSourceFactory(
@@ -142,8 +142,8 @@ final class Assembly {
     return total;
   }
 
-  private void registerBuildInfo(MetricRegistry metrics) {
-    metrics.register(BUILD_INFO_METRIC + "." + role.code(), (Gauge<Integer>) () -> 1);
+  private void registerRoleGauge(MetricRegistry metrics) {
+    metrics.register(ROLE_METRIC + "." + role.code(), (Gauge<Integer>) () -> 1);
   }
 
   private void registerAdminEndpoints(Environment environment) {
@@ -154,9 +154,7 @@ final class Assembly {
             new CustomLabelMapper(
                 List.of(
                     new MapperConfig(
-                        BUILD_INFO_METRIC + ".*",
-                        "bothy_process_role",
-                        Map.of("bothy_role", "${0}")))))
+                        ROLE_METRIC + ".*", "bothy_process_role", Map.of("bothy_role", "${0}")))))
         .register(prometheus);
     environment
         .admin()

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import dev.bothy.arch.fixture.OpensItsOwnConnection;
+import dev.bothy.arch.fixture.UsesDropwizard;
 import org.junit.jupiter.api.Test;
 
 /** Proves the architecture rules fail on a class that breaks them. */
@@ -20,5 +21,14 @@ class ArchitectureRulesBiteTest {
         .isInstanceOf(AssertionError.class)
         .hasMessageContaining("getConnection")
         .hasMessageContaining("commit");
+  }
+
+  @Test
+  void the_dropwizard_rule_fails_on_a_class_outside_wire_that_uses_dropwizard() {
+    JavaClasses offender = new ClassFileImporter().importClasses(UsesDropwizard.class);
+
+    assertThatThrownBy(() -> ArchitectureTest.dropwizard_only_in_wire.check(offender))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("io.dropwizard.util.Duration");
   }
 }

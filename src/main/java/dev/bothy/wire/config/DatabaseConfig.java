@@ -16,6 +16,21 @@ import java.util.concurrent.TimeUnit;
 /** The {@code database} section: where PostgreSQL is and how Bothy uses it. */
 @Doc("The PostgreSQL database, the pool and the unit of work.")
 public class DatabaseConfig {
+  /** Upper bound of {@code database.maxPoolSize}: beyond it PostgreSQL's own limits bite first. */
+  public static final int MAX_POOL_SIZE_LIMIT = 1000;
+
+  /** Lower bound of {@code database.connectionTimeout}, in ms: HikariCP refuses less. */
+  public static final long MIN_CONNECTION_TIMEOUT_MILLIS = 250;
+
+  /** Upper bound of the three session timeouts, in days: a longer one is a typo. */
+  public static final long MAX_SESSION_TIMEOUT_DAYS = 1;
+
+  /** Upper bound of {@code database.txMaxAttempts}: more attempts only hide a lock problem. */
+  public static final int MAX_TX_ATTEMPTS_LIMIT = 100;
+
+  /** Lower bound of {@code database.listenReconnectBackoffCap}, in ms: less would spin. */
+  public static final long MIN_LISTEN_BACKOFF_CAP_MILLIS = 100;
+
   /** Default of {@code database.user}. */
   public static final String DEFAULT_USER = "bothy_app";
 
@@ -78,20 +93,20 @@ public class DatabaseConfig {
 
   @Doc("Largest number of connections of the runtime pool.")
   @Min(1)
-  @Max(1000)
+  @Max(MAX_POOL_SIZE_LIMIT)
   @JsonProperty
   private int maxPoolSize = DEFAULT_MAX_POOL_SIZE;
 
   @Doc("How long a caller waits for a connection from the pool before the call fails.")
   @NotNull
-  @MinDuration(value = 250, unit = TimeUnit.MILLISECONDS)
+  @MinDuration(value = MIN_CONNECTION_TIMEOUT_MILLIS, unit = TimeUnit.MILLISECONDS)
   @JsonProperty
   private Duration connectionTimeout = DEFAULT_CONNECTION_TIMEOUT;
 
   @Doc("`statement_timeout` of every unit of work (`SET LOCAL`).")
   @NotNull
   @MinDuration(value = 1, unit = TimeUnit.MILLISECONDS)
-  @MaxDuration(value = 1, unit = TimeUnit.DAYS)
+  @MaxDuration(value = MAX_SESSION_TIMEOUT_DAYS, unit = TimeUnit.DAYS)
   @JsonProperty
   private Duration statementTimeout = DEFAULT_STATEMENT_TIMEOUT;
 
@@ -100,14 +115,14 @@ public class DatabaseConfig {
           + " Must be shorter than `database.statementTimeout`.")
   @NotNull
   @MinDuration(value = 1, unit = TimeUnit.MILLISECONDS)
-  @MaxDuration(value = 1, unit = TimeUnit.DAYS)
+  @MaxDuration(value = MAX_SESSION_TIMEOUT_DAYS, unit = TimeUnit.DAYS)
   @JsonProperty
   private Duration lockTimeout = DEFAULT_LOCK_TIMEOUT;
 
   @Doc("`idle_in_transaction_session_timeout` of every unit of work (`SET LOCAL`).")
   @NotNull
   @MinDuration(value = 1, unit = TimeUnit.MILLISECONDS)
-  @MaxDuration(value = 1, unit = TimeUnit.DAYS)
+  @MaxDuration(value = MAX_SESSION_TIMEOUT_DAYS, unit = TimeUnit.DAYS)
   @JsonProperty
   private Duration idleInTransactionTimeout = DEFAULT_IDLE_IN_TRANSACTION_TIMEOUT;
 
@@ -115,7 +130,7 @@ public class DatabaseConfig {
       "Attempts of a unit of work that keeps failing with a deadlock (40P01), a lock timeout"
           + " (55P03) or a serialization failure (40001), the first one included.")
   @Min(1)
-  @Max(100)
+  @Max(MAX_TX_ATTEMPTS_LIMIT)
   @JsonProperty
   private int txMaxAttempts = DEFAULT_TX_MAX_ATTEMPTS;
 
@@ -135,7 +150,7 @@ public class DatabaseConfig {
 
   @Doc("Longest wait between two reconnection attempts of a dedicated LISTEN connection.")
   @NotNull
-  @MinDuration(value = 100, unit = TimeUnit.MILLISECONDS)
+  @MinDuration(value = MIN_LISTEN_BACKOFF_CAP_MILLIS, unit = TimeUnit.MILLISECONDS)
   @JsonProperty
   private Duration listenReconnectBackoffCap = DEFAULT_LISTEN_RECONNECT_BACKOFF_CAP;
 

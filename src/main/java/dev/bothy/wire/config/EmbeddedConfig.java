@@ -18,6 +18,9 @@ public class EmbeddedConfig {
   /** Default of {@code database.embedded.port}: not a standard port, so it never meets 5432. */
   public static final int DEFAULT_PORT = 54329;
 
+  /** Upper bound of {@code database.embedded.port}: the largest TCP port. */
+  public static final int MAX_PORT = 65535;
+
   /** Default of {@code database.embedded.startupWait}. */
   public static final Duration DEFAULT_STARTUP_WAIT = Duration.seconds(60);
 
@@ -28,7 +31,7 @@ public class EmbeddedConfig {
 
   @Doc("Loopback port of the embedded server; 0 picks a free port at each start.")
   @Min(0)
-  @Max(65535)
+  @Max(MAX_PORT)
   @JsonProperty
   private int port = DEFAULT_PORT;
 
