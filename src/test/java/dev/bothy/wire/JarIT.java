@@ -59,6 +59,24 @@ class JarIT {
           .doesNotContain("not stopped by its owner in time");
       assertThat(ServerRolesTest.postgresProcessesUsing(dir)).as("no orphan postgres").isZero();
     }
+
+    a_restart_on_the_same_data_directory_keeps_the_data_and_becomes_ready();
+  }
+
+  private void a_restart_on_the_same_data_directory_keeps_the_data_and_becomes_ready()
+      throws Exception {
+    int admin = Http.freePort();
+    try (ChildJvm again =
+        ChildJvm.startJar(
+            dir, ServerRolesTest.ports(Http.freePort(), admin, Http.freePort()), "all")) {
+      ServerRolesTest.awaitReady(again, admin);
+
+      assertThat(again.output())
+          .as("the data directory was reused, not initialised again")
+          .doesNotContain("initdb completed");
+      again.terminate(Duration.ofSeconds(60));
+    }
+    assertThat(ServerRolesTest.postgresProcessesUsing(dir)).as("no orphan postgres").isZero();
   }
 
   private void a_second_process_on_the_same_data_directory_fails_with_a_clear_message()
