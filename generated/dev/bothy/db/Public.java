@@ -4,7 +4,14 @@
 package dev.bothy.db;
 
 
+import dev.bothy.db.tables.Instance;
+import dev.bothy.db.tables.SequenceCounters;
+
+import java.util.Arrays;
+import java.util.List;
+
 import org.jooq.Catalog;
+import org.jooq.Table;
 import org.jooq.impl.SchemaImpl;
 
 
@@ -22,6 +29,18 @@ public class Public extends SchemaImpl {
     public static final Public PUBLIC = new Public();
 
     /**
+     * The one row that identifies this Bothy installation; written by db
+     * migrate.
+     */
+    public final Instance INSTANCE = Instance.INSTANCE;
+
+    /**
+     * Gapless, commit-ordered counters; advanced only by the phase hooks that
+     * own them.
+     */
+    public final SequenceCounters SEQUENCE_COUNTERS = SequenceCounters.SEQUENCE_COUNTERS;
+
+    /**
      * No further instances allowed
      */
     private Public() {
@@ -32,5 +51,13 @@ public class Public extends SchemaImpl {
     @Override
     public Catalog getCatalog() {
         return DefaultCatalog.DEFAULT_CATALOG;
+    }
+
+    @Override
+    public final List<Table<?>> getTables() {
+        return Arrays.asList(
+            Instance.INSTANCE,
+            SequenceCounters.SEQUENCE_COUNTERS
+        );
     }
 }

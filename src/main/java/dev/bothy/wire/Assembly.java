@@ -2,6 +2,12 @@ package dev.bothy.wire;
 
 import com.codahale.metrics.Gauge;
 import com.codahale.metrics.MetricRegistry;
+import dev.bothy.instance.InstanceRecord;
+import dev.bothy.instance.InstanceState;
+import dev.bothy.instance.adapters.postgres.JooqInstanceRepository;
+import dev.bothy.instance.app.InstanceService;
+import dev.bothy.instance.domain.ServerVersionCheck;
+import dev.bothy.kernel.BothyException;
 import dev.bothy.kernel.BuildInfo;
 import dev.bothy.kernel.txn.UnitOfWork;
 import dev.bothy.platform.lifecycle.Lifecycle;
@@ -10,10 +16,10 @@ import dev.bothy.platform.lifecycle.Readiness;
 import dev.bothy.platform.lifecycle.Role;
 import dev.bothy.platform.lifecycle.StopPhase;
 import dev.bothy.platform.pg.HookRegistry;
+import dev.bothy.platform.pg.Migrator;
 import dev.bothy.platform.pg.PgProbe;
 import dev.bothy.platform.pg.PgUnitOfWork;
 import dev.bothy.platform.pg.Sleeper;
-import dev.bothy.platform.pg.TxSettings;
 import dev.bothy.wire.config.BothyConfiguration;
 import dev.bothy.wire.config.DatabaseConfig;
 import io.dropwizard.core.server.DefaultServerFactory;
@@ -26,6 +32,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import org.eclipse.jetty.util.component.LifeCycle;
 import org.slf4j.Logger;
@@ -40,6 +47,9 @@ final class Assembly {
   private static final Logger LOG = LoggerFactory.getLogger(Assembly.class);
 
   /** The metric whose name carries the role; mapped to {@code bothy_process_role{bothy_role}}. */
+  /** The readiness check that fails while the schema requires a newer server. */
+  static final String SCHEMA_REQUIRES_NEWER_SERVER = "schema_requires_newer_server";
+
   static final String ROLE_METRIC = "bothy.process.role";
 
   private final Role role;
@@ -48,6 +58,8 @@ final class Assembly {
   private final UnitOfWork unitOfWork;
   private final Readiness readiness = new Readiness();
   private final Lifecycle lifecycle;
+  private final InstanceState instanceState;
+  private volatile InstanceRecord instanceRecord;
 
   private Assembly(BothyConfiguration config, Environment environment, ProcessExit exit) {
     this.role = config.role();
@@ -69,17 +81,11 @@ final class Assembly {
 
       unitOfWork =
           new PgUnitOfWork(
-              dataSource,
-              new TxSettings(
-                  db.statementTimeout().toJavaDuration(),
-                  db.lockTimeout().toJavaDuration(),
-                  db.idleInTransactionTimeout().toJavaDuration(),
-                  db.txMaxAttempts(),
-                  db.txRetryBaseDelay().toJavaDuration(),
-                  db.txRetryMaxDelay().toJavaDuration()),
-              hooks,
-              Sleeper.system(),
-              ThreadLocalRandom.current());
+              dataSource, db.txSettings(), hooks, Sleeper.system(), ThreadLocalRandom.current());
+
+      instanceState = new InstanceService(unitOfWork, new JooqInstanceRepository());
+      // Counters: built here once the phase hooks that own them exist (event log, audit,
+      // rights), and handed only to their constructors.
 
       Duration connectionTimeout = db.connectionTimeout().toJavaDuration();
       readiness.register("database", () -> PgProbe.answers(dataSource, connectionTimeout));
@@ -88,6 +94,7 @@ final class Assembly {
       lifecycle = new Lifecycle(total, exit, System::nanoTime);
       lifecycle.onStart(
           "database", () -> LOG.info("database connected: {}", PgProbe.describe(dataSource)));
+      lifecycle.onStart("instance", this::checkInstance);
       lifecycle.onStart(
           "phase-hooks",
           () -> {
@@ -115,6 +122,63 @@ final class Assembly {
       dataSource.stop();
       throw e;
     }
+  }
+
+  /**
+   * The start checks of the schema and the instance record: a database older than this binary, or
+   * one never migrated, stops the start with a hint to run {@code db migrate}; a schema that
+   * requires a newer server keeps the process running but never ready.
+   */
+  private void checkInstance() {
+    InstanceRecord record;
+    try {
+      record = instanceState.load();
+    } catch (BothyException e) {
+      throw new IllegalStateException(
+          "the database has no instance record (" + e.getMessage() + "): run db migrate", e);
+    }
+    if (record.schemaVersion() < Migrator.SCHEMA_VERSION) {
+      throw new IllegalStateException(
+          "the database schema version "
+              + record.schemaVersion()
+              + " is older than this server's "
+              + Migrator.SCHEMA_VERSION
+              + ": run db migrate");
+    }
+    instanceRecord = record;
+    Optional<String> tooOld =
+        ServerVersionCheck.check(BuildInfo.version(), record.minServerVersion());
+    if (tooOld.isPresent()) {
+      readiness.register(SCHEMA_REQUIRES_NEWER_SERVER, () -> false);
+      LOG.error(
+          "not ready: {} (server_version={} min_server_version={})",
+          tooOld.get(),
+          BuildInfo.version(),
+          record.minServerVersion());
+    } else {
+      LOG.info(
+          "instance: instance_id={} schema_version={} setup_completed={} server_version={}"
+              + " min_server_version={}",
+          record.instanceId(),
+          record.schemaVersion(),
+          record.setupCompleted(),
+          BuildInfo.version(),
+          record.minServerVersion());
+    }
+  }
+
+  /**
+   * Returns the instance record loaded at start, for the components of later issues (setup state,
+   * instance id, sync epoch).
+   *
+   * @return the record
+   * @throws IllegalStateException before the start checks ran
+   */
+  InstanceRecord instanceRecord() {
+    if (instanceRecord == null) {
+      throw new IllegalStateException("the instance record is loaded at start");
+    }
+    return instanceRecord;
   }
 
   /**

@@ -2,7 +2,6 @@ package dev.bothy.wire;
 
 import dev.bothy.platform.lifecycle.ProcessExit;
 import dev.bothy.platform.lifecycle.Role;
-import dev.bothy.platform.pg.Migrator;
 import dev.bothy.wire.config.BothyConfiguration;
 import dev.bothy.wire.config.SecretSafeConfigurationFactoryFactory;
 import io.dropwizard.configuration.EnvironmentVariableSubstitutor;
@@ -11,8 +10,6 @@ import io.dropwizard.core.Application;
 import io.dropwizard.core.cli.CheckCommand;
 import io.dropwizard.core.setup.Bootstrap;
 import io.dropwizard.core.setup.Environment;
-import io.dropwizard.db.PooledDataSourceFactory;
-import io.dropwizard.migrations.MigrationsBundle;
 
 /**
  * Bothy's Dropwizard application and the jar's entry point.
@@ -63,23 +60,7 @@ public final class BothyApplication extends Application<BothyConfiguration> {
     bootstrap.setConfigurationSourceProvider(
         new SubstitutingSourceProvider(
             bootstrap.getConfigurationSourceProvider(), new EnvironmentVariableSubstitutor(true)));
-    bootstrap.addBundle(
-        new MigrationsBundle<>() {
-          @Override
-          public PooledDataSourceFactory getDataSourceFactory(BothyConfiguration config) {
-            return new HikariDataSourceFactory(
-                config.database(),
-                HikariDataSourceFactory.Purpose.MIGRATION,
-                "bothy-migrate",
-                null,
-                config.shutdown().totalTimeout().toJavaDuration());
-          }
-
-          @Override
-          public String getMigrationsFileName() {
-            return Migrator.CHANGELOG;
-          }
-        });
+    bootstrap.addBundle(DbCommand.bundle());
     bootstrap.addCommand(
         new RoleCommand(this, Role.API, "Runs the HTTP API, the log tail and job inserts"));
     bootstrap.addCommand(

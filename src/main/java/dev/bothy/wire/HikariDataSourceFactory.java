@@ -215,6 +215,7 @@ public final class HikariDataSourceFactory implements PooledDataSourceFactory {
             exitGrace);
     try {
       Migrator.migrate(server.superuserDataSource());
+      MigrationRecorder.record(server.superuserDataSource(), config.txSettings());
     } catch (RuntimeException e) {
       server.close();
       throw e;

@@ -5,10 +5,12 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaCall;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
+import java.util.List;
 import java.util.Set;
 
 /** The arrows of DESIGN.md section 4, checked on the main classes. */
@@ -106,6 +108,32 @@ class ArchitectureTest {
       noClasses()
           .should()
           .resideInAnyPackage("..util..", "..utils..", "..common..", "..helpers..", "..misc..");
+
+  /**
+   * The rule {@code counters_are_used_only_by_phase_hooks}: only the instance module, the assembly
+   * and the classes that the real registrations run as phase hooks may use {@link
+   * dev.bothy.instance.Counters}. Built from the hook registry of a running assembly (see
+   * InProcessAppTest), never from a hand-written list.
+   *
+   * @param hookClassNames the classes the registered hooks run
+   * @return the rule
+   */
+  static ArchRule countersAreUsedOnlyByPhaseHooks(List<String> hookClassNames) {
+    return noClasses()
+        .that()
+        .resideOutsideOfPackages("dev.bothy.instance..", "dev.bothy.wire..")
+        .and(
+            DescribedPredicate.describe(
+                "are not registered phase hooks",
+                (JavaClass c) ->
+                    hookClassNames.stream()
+                        .noneMatch(h -> c.getName().equals(h) || c.getName().startsWith(h + "$"))))
+        .should()
+        .dependOnClassesThat()
+        .areAssignableTo(dev.bothy.instance.Counters.class)
+        .as("counters_are_used_only_by_phase_hooks")
+        .allowEmptyShould(true);
+  }
 
   private static DescribedPredicate<JavaCall<?>> opensConnectionsOrTransactions() {
     Set<String> connectionVerbs = Set.of("commit", "rollback", "setAutoCommit", "setSavepoint");

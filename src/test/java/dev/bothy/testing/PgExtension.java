@@ -2,8 +2,13 @@ package dev.bothy.testing;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.bothy.instance.adapters.postgres.JooqInstanceRepository;
+import dev.bothy.instance.app.InstanceService;
 import dev.bothy.platform.pg.EmbeddedPostgresServer;
+import dev.bothy.platform.pg.HookRegistry;
 import dev.bothy.platform.pg.Migrator;
+import dev.bothy.platform.pg.PgUnitOfWork;
+import dev.bothy.platform.pg.TxSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -26,9 +31,10 @@ import org.postgresql.ds.PGSimpleDataSource;
  *
  * <p>One PostgreSQL per JVM: an embedded PostgreSQL 18, or the server of {@code
  * BOTHY_TEST_DATABASE_URL} (a superuser JDBC URL) when that variable is set. A template database is
- * migrated once per JVM; every test class gets a fresh copy ({@code CREATE DATABASE ... TEMPLATE}).
- * The session time zone is {@value #SESSION_TIME_ZONE}, not UTC, on purpose. Pools connect as
- * {@code bothy_app} unless a test asks for the owner or the superuser.
+ * migrated once per JVM and holds the instance record as after {@code db migrate}; every test class
+ * gets a fresh copy ({@code CREATE DATABASE ... TEMPLATE}). The session time zone is {@value
+ * #SESSION_TIME_ZONE}, not UTC, on purpose. Pools connect as {@code bothy_app} unless a test asks
+ * for the owner or the superuser.
  *
  * <pre>{@code
  * @RegisterExtension static final PgExtension PG = new PgExtension();
@@ -143,6 +149,32 @@ public final class PgExtension implements BeforeAllCallback, AfterAllCallback {
     return s.urlOf(name);
   }
 
+  /**
+   * Writes the instance record into this class's database as {@code db migrate} does (for tests
+   * that removed or changed it).
+   */
+  public void recordMigration() {
+    record(owner);
+  }
+
+  private static void record(DataSource dataSource) {
+    new InstanceService(
+            new PgUnitOfWork(
+                dataSource,
+                new TxSettings(
+                    Duration.ofSeconds(30),
+                    Duration.ofSeconds(5),
+                    Duration.ofSeconds(30),
+                    1,
+                    Duration.ofMillis(1),
+                    Duration.ofMillis(1)),
+                new HookRegistry(),
+                d -> {},
+                new java.util.Random()),
+            new JooqInstanceRepository())
+        .recordMigration(Migrator.SCHEMA_VERSION, Migrator.MIN_SERVER_VERSION);
+  }
+
   private static synchronized Server server() {
     if (server == null) {
       server = Server.start();
@@ -193,7 +225,10 @@ public final class PgExtension implements BeforeAllCallback, AfterAllCallback {
       }
       try {
         s.execute("CREATE DATABASE " + s.template);
-        Migrator.migrate(s.dataSource(s.template, null));
+        DataSource template = s.dataSource(s.template, null);
+        Migrator.migrate(template);
+        // As db migrate does after the changesets: the instance record of this schema.
+        record(template);
         Runtime.getRuntime()
             .addShutdownHook(
                 new Thread(

@@ -63,6 +63,26 @@ class InProcessAppTest {
   }
 
   @Test
+  void counters_are_used_only_by_the_registered_phase_hooks() {
+    com.tngtech.archunit.core.domain.JavaClasses main =
+        new com.tngtech.archunit.core.importer.ClassFileImporter()
+            .withImportOption(
+                new com.tngtech.archunit.core.importer.ImportOption.DoNotIncludeTests())
+            .importPackages("dev.bothy");
+
+    dev.bothy.arch.ArchitectureAccess.countersAreUsedOnlyByPhaseHooks(
+            assembly().hooks().hookClassNames())
+        .check(main);
+  }
+
+  @Test
+  void the_instance_record_is_loaded_at_start() {
+    assertThat(assembly().instanceRecord().schemaVersion())
+        .isEqualTo(dev.bothy.platform.pg.Migrator.SCHEMA_VERSION);
+    assertThat(assembly().readiness().names()).doesNotContain("schema_requires_newer_server");
+  }
+
+  @Test
   void the_runtime_connects_as_the_app_role_through_the_unit_of_work() {
     String user =
         assembly().unitOfWork().run(() -> PgTx.dsl().fetchValue("select current_user").toString());

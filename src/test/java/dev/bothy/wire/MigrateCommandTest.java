@@ -2,6 +2,7 @@ package dev.bothy.wire;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.bothy.platform.pg.Migrator;
 import dev.bothy.testing.PgExtension;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -31,19 +32,25 @@ class MigrateCommandTest {
     Path config = dir.resolve("config.yml");
     Files.writeString(config, "database:\n  url: " + url + "\n");
 
-    assertThat(status(config)).contains("1 changeset has not been applied");
+    assertThat(status(config)).contains("2 changesets have not been applied");
 
     CommandLine.Outcome first = CommandLine.run("db", "migrate", config.toString());
     assertThat(first.failure()).isEmpty();
     List<String> applied = appliedChangesets(url);
-    assertThat(applied).containsExactly("0001-roles");
+    assertThat(applied).containsExactly("0001-roles", "0002-instance");
+    assertThat(column(url, "SELECT schema_version || ' ' || min_server_version FROM instance"))
+        .containsExactly(Migrator.SCHEMA_VERSION + " " + Migrator.MIN_SERVER_VERSION);
+    List<String> identity = column(url, "SELECT instance_id || ' ' || sync_epoch FROM instance");
 
     assertThat(status(config)).contains("is up to date");
 
     CommandLine.Outcome second = CommandLine.run("db", "migrate", config.toString());
     assertThat(second.failure()).isEmpty();
     assertThat(appliedChangesets(url)).isEqualTo(applied);
-    assertThat(executedAt(url)).hasSize(1);
+    assertThat(executedAt(url)).hasSize(2);
+    assertThat(column(url, "SELECT instance_id || ' ' || sync_epoch FROM instance"))
+        .as("a second migrate keeps the identity")
+        .isEqualTo(identity);
   }
 
   @Test
@@ -67,6 +74,59 @@ class MigrateCommandTest {
                     + " UNION SELECT nspowner::regrole::text FROM pg_namespace"
                     + " WHERE nspname = 'public'"))
         .containsExactly("bothy_owner");
+  }
+
+  @Test
+  void a_database_newer_than_the_binary_keeps_its_instance_record_and_migrate_exits_0()
+      throws Exception {
+    String url = PG.createEmptyDatabase("bothy_owner");
+    Path config = dir.resolve("config.yml");
+    Files.writeString(config, "database:\n  url: " + url + "\n");
+    assertThat(CommandLine.run("db", "migrate", config.toString()).failure()).isEmpty();
+    // A newer binary migrated this database: one more changeset, and its own record.
+    applyNewerChangeset(url);
+    execute(url, "UPDATE instance SET schema_version = 9999, min_server_version = '0.0.1'");
+
+    CommandLine.Outcome again = CommandLine.run("db", "migrate", config.toString());
+
+    assertThat(again.failure()).isEmpty();
+    assertThat(column(url, "SELECT schema_version || ' ' || min_server_version FROM instance"))
+        .containsExactly("9999 0.0.1");
+  }
+
+  private static void applyNewerChangeset(String url) throws Exception {
+    PGSimpleDataSource ds = new PGSimpleDataSource();
+    ds.setURL(url);
+    ds.setUser("bothy_owner");
+    try (Connection c = ds.getConnection()) {
+      liquibase.database.Database database =
+          liquibase.database.DatabaseFactory.getInstance()
+              .findCorrectDatabaseImplementation(new liquibase.database.jvm.JdbcConnection(c));
+      liquibase.Scope.child(
+          liquibase.Scope.Attr.resourceAccessor.name(),
+          new liquibase.resource.ClassLoaderResourceAccessor(),
+          () ->
+              new liquibase.command.CommandScope(
+                      liquibase.command.core.UpdateCommandStep.COMMAND_NAME)
+                  .addArgumentValue(
+                      liquibase.command.core.helpers.DbUrlConnectionArgumentsCommandStep
+                          .DATABASE_ARG,
+                      database)
+                  .addArgumentValue(
+                      liquibase.command.core.UpdateCommandStep.CHANGELOG_FILE_ARG,
+                      "db/test-newer/master.xml")
+                  .execute());
+    }
+  }
+
+  private static void execute(String url, String sql) throws SQLException {
+    PGSimpleDataSource ds = new PGSimpleDataSource();
+    ds.setURL(url);
+    ds.setUser("bothy_owner");
+    try (Connection c = ds.getConnection();
+        Statement st = c.createStatement()) {
+      st.execute(sql);
+    }
   }
 
   @Test

@@ -59,6 +59,28 @@ public final class HookRegistry implements PhaseHooks {
     return List.copyOf(lines);
   }
 
+  /**
+   * Returns the names of the classes whose code the registered hooks run: the hook's class, or for
+   * a lambda or method reference the class that declares it. The architecture rule that limits
+   * {@code Counters} to phase hooks is derived from this list.
+   *
+   * @return the class names, in registration order, without duplicates
+   */
+  public synchronized List<String> hookClassNames() {
+    List<String> classes = new ArrayList<>();
+    for (Phase phase : Phase.values()) {
+      for (Named named : hooks.get(phase)) {
+        String name = named.hook().getClass().getName();
+        int lambda = name.indexOf("$$Lambda");
+        String declaring = lambda >= 0 ? name.substring(0, lambda) : name;
+        if (!classes.contains(declaring)) {
+          classes.add(declaring);
+        }
+      }
+    }
+    return List.copyOf(classes);
+  }
+
   /** Freezes the registry; later registrations fail. Idempotent and cheap once frozen. */
   public void freeze() {
     if (frozenHooks != null) {

@@ -26,7 +26,45 @@ public final class Migrator {
   /** The classpath location of the master changelog. */
   public static final String CHANGELOG = "db/changelog/master.xml";
 
+  /**
+   * The schema version this binary knows: the number of its newest changeset ({@code
+   * NNNN-what.sql}). A test keeps it equal to the changelog.
+   */
+  public static final long SCHEMA_VERSION = 2;
+
+  /**
+   * The oldest server version allowed to run against the schema these changesets produce, recorded
+   * by {@code db migrate} in {@code instance.min_server_version}. Normally the previous release; a
+   * deliberate break sets this binary's own version; before the first release it equals the current
+   * version.
+   */
+  public static final String MIN_SERVER_VERSION = "0.1.0-SNAPSHOT";
+
+  // Liquibase's bookkeeping table is not part of the generated model (CodeGen excludes it), so
+  // this reads it with plain SQL. Changeset ids start with their number: 0002-instance.
+  private static final String APPLIED_SCHEMA_VERSION =
+      "select coalesce(max(substring(id from '^[0-9]+')::bigint), 0)"
+          + " from databasechangelog where author = 'bothy'";
+
   private Migrator() {}
+
+  /**
+   * Reads the schema version a database has: the number of the newest Bothy changeset applied.
+   *
+   * @param dataSource a data source of a role that may read {@code databasechangelog} (the owner)
+   * @return the version, 0 when nothing was applied
+   * @throws BothyException {@code unavailable} when the database cannot be read
+   */
+  public static long appliedSchemaVersion(DataSource dataSource) {
+    try (Connection connection = dataSource.getConnection();
+        java.sql.Statement st = connection.createStatement();
+        java.sql.ResultSet rs = st.executeQuery(APPLIED_SCHEMA_VERSION)) {
+      rs.next();
+      return rs.getLong(1);
+    } catch (SQLException e) {
+      throw BothyException.unavailable("cannot read the applied schema version", e);
+    }
+  }
 
   /**
    * Applies every pending changeset; a database that is up to date is left untouched.

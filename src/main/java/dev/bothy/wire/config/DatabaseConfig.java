@@ -283,6 +283,21 @@ public class DatabaseConfig {
   }
 
   /**
+   * Returns the settings of every unit of work, taken from this section.
+   *
+   * @return the timeouts, attempts and backoff
+   */
+  public dev.bothy.platform.pg.TxSettings txSettings() {
+    return new dev.bothy.platform.pg.TxSettings(
+        statementTimeout.toJavaDuration(),
+        lockTimeout.toJavaDuration(),
+        idleInTransactionTimeout.toJavaDuration(),
+        txMaxAttempts,
+        txRetryBaseDelay.toJavaDuration(),
+        txRetryMaxDelay.toJavaDuration());
+  }
+
+  /**
    * Returns the {@code database.embedded} section.
    *
    * @return the section

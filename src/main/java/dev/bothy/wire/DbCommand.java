@@ -1,0 +1,72 @@
+package dev.bothy.wire;
+
+import dev.bothy.platform.pg.BorrowedConnection;
+import dev.bothy.platform.pg.Migrator;
+import dev.bothy.wire.config.BothyConfiguration;
+import io.dropwizard.core.ConfiguredBundle;
+import io.dropwizard.core.setup.Bootstrap;
+import io.dropwizard.db.DatabaseConfiguration;
+import liquibase.Liquibase;
+import liquibase.database.jvm.JdbcConnection;
+import net.sourceforge.argparse4j.inf.Namespace;
+
+/**
+ * The {@code db} command: Dropwizard's Liquibase commands ({@code migrate}, {@code status}, {@code
+ * rollback}, ...) over Bothy's changelog and pool, connecting as {@code database.migrationUser}.
+ * After a {@code migrate} that is not a dry run it records the migration in the instance record, on
+ * the same connection.
+ *
+ * <p>Dropwizard's {@code MigrationsBundle} registers the plain command and offers no hook after
+ * {@code migrate}; this bundle registers the same command with that hook.
+ */
+final class DbCommand extends io.dropwizard.migrations.DbCommand<BothyConfiguration> {
+  private BothyConfiguration configuration;
+
+  private DbCommand(DatabaseConfiguration<BothyConfiguration> strategy) {
+    super("db", strategy, BothyConfiguration.class, Migrator.CHANGELOG);
+  }
+
+  @Override
+  protected void run(
+      Bootstrap<BothyConfiguration> bootstrap, Namespace namespace, BothyConfiguration config)
+      throws Exception {
+    this.configuration = config;
+    super.run(bootstrap, namespace, config);
+  }
+
+  @Override
+  public void run(Namespace namespace, Liquibase liquibase) throws Exception {
+    super.run(namespace, liquibase);
+    if ("migrate".equals(namespace.getString("subcommand"))
+        && !Boolean.TRUE.equals(namespace.getBoolean("dry-run"))) {
+      JdbcConnection connection = (JdbcConnection) liquibase.getDatabase().getConnection();
+      MigrationRecorder.record(
+          new BorrowedConnection(connection.getUnderlyingConnection()),
+          configuration.database().txSettings());
+    }
+  }
+
+  /**
+   * The bundle that registers the {@code db} command.
+   *
+   * @return the bundle
+   */
+  static ConfiguredBundle<BothyConfiguration> bundle() {
+    DatabaseConfiguration<BothyConfiguration> strategy =
+        config ->
+            new HikariDataSourceFactory(
+                config.database(),
+                HikariDataSourceFactory.Purpose.MIGRATION,
+                "bothy-migrate",
+                null,
+                config.shutdown().totalTimeout().toJavaDuration());
+    return new ConfiguredBundle<>() {
+      @Override
+      public void initialize(Bootstrap<?> bootstrap) {
+        @SuppressWarnings("unchecked")
+        Bootstrap<BothyConfiguration> typed = (Bootstrap<BothyConfiguration>) bootstrap;
+        typed.addCommand(new DbCommand(strategy));
+      }
+    };
+  }
+}
