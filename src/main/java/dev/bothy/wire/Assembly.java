@@ -9,6 +9,7 @@ import dev.bothy.instance.app.InstanceService;
 import dev.bothy.instance.domain.ServerVersionCheck;
 import dev.bothy.kernel.BothyException;
 import dev.bothy.kernel.BuildInfo;
+import dev.bothy.kernel.ErrorKind;
 import dev.bothy.kernel.txn.UnitOfWork;
 import dev.bothy.platform.lifecycle.Lifecycle;
 import dev.bothy.platform.lifecycle.ProcessExit;
@@ -46,10 +47,10 @@ import org.slf4j.LoggerFactory;
 final class Assembly {
   private static final Logger LOG = LoggerFactory.getLogger(Assembly.class);
 
-  /** The metric whose name carries the role; mapped to {@code bothy_process_role{bothy_role}}. */
   /** The readiness check that fails while the schema requires a newer server. */
   static final String SCHEMA_REQUIRES_NEWER_SERVER = "schema_requires_newer_server";
 
+  /** The metric whose name carries the role; mapped to {@code bothy_process_role{bothy_role}}. */
   static final String ROLE_METRIC = "bothy.process.role";
 
   private final Role role;
@@ -134,6 +135,10 @@ final class Assembly {
     try {
       record = instanceState.load();
     } catch (BothyException e) {
+      if (e.kind() != ErrorKind.NOT_FOUND) {
+        throw e;
+      }
+      // A missing row, or no instance table at all: the database was never migrated.
       throw new IllegalStateException(
           "the database has no instance record (" + e.getMessage() + "): run db migrate", e);
     }

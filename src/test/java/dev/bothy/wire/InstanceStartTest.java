@@ -40,7 +40,7 @@ class InstanceStartTest {
       app.after();
       app = null;
     }
-    owner("UPDATE instance SET schema_version = 2, min_server_version = '0.1.0-SNAPSHOT'");
+    PG.recordMigration();
   }
 
   @Test
@@ -61,9 +61,23 @@ class InstanceStartTest {
   void a_missing_instance_row_stops_the_start_with_a_hint() throws Exception {
     owner("DELETE FROM instance");
     try {
-      assertThatThrownBy(() -> app().before()).rootCause().hasMessageContaining("run db migrate");
+      assertThatThrownBy(() -> app().before())
+          .hasStackTraceContaining("the database has no instance record")
+          .hasStackTraceContaining("run db migrate");
     } finally {
       PG.recordMigration();
+    }
+  }
+
+  @Test
+  void a_database_without_the_instance_table_stops_the_start_with_a_hint() throws Exception {
+    owner("ALTER TABLE instance RENAME TO instance_moved_away");
+    try {
+      assertThatThrownBy(() -> app().before())
+          .hasStackTraceContaining("the database has no instance record")
+          .hasStackTraceContaining("run db migrate");
+    } finally {
+      owner("ALTER TABLE instance_moved_away RENAME TO instance");
     }
   }
 

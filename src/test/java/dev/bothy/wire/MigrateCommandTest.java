@@ -130,6 +130,22 @@ class MigrateCommandTest {
   }
 
   @Test
+  void a_dry_run_or_a_partial_migration_records_nothing() throws Exception {
+    String url = PG.createEmptyDatabase("bothy_owner");
+    Path config = dir.resolve("config.yml");
+    Files.writeString(config, "database:\n  url: " + url + "\n");
+
+    assertThat(CommandLine.run("db", "migrate", "--dry-run", config.toString()).failure())
+        .isEmpty();
+    assertThat(column(url, "SELECT to_regclass('public.instance')::text")).containsOnlyNulls();
+
+    assertThat(CommandLine.run("db", "migrate", "--count", "1", config.toString()).failure())
+        .isEmpty();
+    assertThat(appliedChangesets(url)).containsExactly("0001-roles");
+    assertThat(column(url, "SELECT to_regclass('public.instance')::text")).containsOnlyNulls();
+  }
+
+  @Test
   void db_migrate_with_a_wrong_user_fails_naming_the_keys() throws Exception {
     String url = PG.createEmptyDatabase("bothy_owner");
     Path config = dir.resolve("config.yml");

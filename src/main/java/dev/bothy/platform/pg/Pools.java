@@ -33,6 +33,10 @@ public final class Pools {
     // A fixed-size pool (Hikari's recommendation): minimumIdle defaults to the maximum.
     config.setConnectionTimeout(settings.connectionTimeout().toMillis());
     config.addDataSourceProperty("ApplicationName", settings.applicationName());
+    // The counter pattern relies on READ COMMITTED: a unit that waited on a counter row lock
+    // re-reads the committed value. Pinned here, once per connection, whatever the server's
+    // default_transaction_isolation says.
+    config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
     if (metrics != null) {
       config.setMetricRegistry(metrics);
     }

@@ -16,6 +16,9 @@ final class SqlStates {
   /** Serialization failure. */
   static final String SERIALIZATION_FAILURE = "40001";
 
+  /** Undefined table: the schema lacks a table, the database was not migrated. */
+  static final String UNDEFINED_TABLE = "42P01";
+
   private static final Set<String> RETRYABLE =
       Set.of(DEADLOCK, LOCK_NOT_AVAILABLE, SERIALIZATION_FAILURE);
 
@@ -77,6 +80,9 @@ final class SqlStates {
     }
     if (state.startsWith("23")) {
       return ErrorKind.CONFLICT;
+    }
+    if (state.equals(UNDEFINED_TABLE)) {
+      return ErrorKind.NOT_FOUND;
     }
     if (state.startsWith("22")) {
       return ErrorKind.INVALID;
