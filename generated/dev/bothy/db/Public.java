@@ -4,6 +4,7 @@
 package dev.bothy.db;
 
 
+import dev.bothy.db.tables.EventLog;
 import dev.bothy.db.tables.Instance;
 import dev.bothy.db.tables.SequenceCounters;
 
@@ -27,6 +28,12 @@ public class Public extends SchemaImpl {
      * The reference instance of <code>public</code>
      */
     public static final Public PUBLIC = new Public();
+
+    /**
+     * The global event log: seq comes from the event_seq counter in the sync
+     * phase; gapless and commit-ordered.
+     */
+    public final EventLog EVENT_LOG = EventLog.EVENT_LOG;
 
     /**
      * The one row that identifies this Bothy installation; written by db
@@ -56,6 +63,7 @@ public class Public extends SchemaImpl {
     @Override
     public final List<Table<?>> getTables() {
         return Arrays.asList(
+            EventLog.EVENT_LOG,
             Instance.INSTANCE,
             SequenceCounters.SEQUENCE_COUNTERS
         );

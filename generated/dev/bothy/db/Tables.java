@@ -4,6 +4,7 @@
 package dev.bothy.db;
 
 
+import dev.bothy.db.tables.EventLog;
 import dev.bothy.db.tables.Instance;
 import dev.bothy.db.tables.SequenceCounters;
 
@@ -13,6 +14,12 @@ import dev.bothy.db.tables.SequenceCounters;
  */
 @SuppressWarnings({ "all", "unchecked", "rawtypes" })
 public class Tables {
+
+    /**
+     * The global event log: seq comes from the event_seq counter in the sync
+     * phase; gapless and commit-ordered.
+     */
+    public static final EventLog EVENT_LOG = EventLog.EVENT_LOG;
 
     /**
      * The one row that identifies this Bothy installation; written by db

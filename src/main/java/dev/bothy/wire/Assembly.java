@@ -2,14 +2,19 @@ package dev.bothy.wire;
 
 import com.codahale.metrics.Gauge;
 import com.codahale.metrics.MetricRegistry;
+import dev.bothy.instance.Counters;
 import dev.bothy.instance.InstanceRecord;
 import dev.bothy.instance.InstanceState;
+import dev.bothy.instance.adapters.postgres.JooqCounterRepository;
 import dev.bothy.instance.adapters.postgres.JooqInstanceRepository;
+import dev.bothy.instance.app.CounterService;
 import dev.bothy.instance.app.InstanceService;
 import dev.bothy.instance.domain.ServerVersionCheck;
 import dev.bothy.kernel.BothyException;
 import dev.bothy.kernel.BuildInfo;
+import dev.bothy.kernel.Clock;
 import dev.bothy.kernel.ErrorKind;
+import dev.bothy.kernel.txn.Phase;
 import dev.bothy.kernel.txn.UnitOfWork;
 import dev.bothy.platform.lifecycle.Lifecycle;
 import dev.bothy.platform.lifecycle.ProcessExit;
@@ -21,6 +26,13 @@ import dev.bothy.platform.pg.Migrator;
 import dev.bothy.platform.pg.PgProbe;
 import dev.bothy.platform.pg.PgUnitOfWork;
 import dev.bothy.platform.pg.Sleeper;
+import dev.bothy.sync.Appender;
+import dev.bothy.sync.EventLog;
+import dev.bothy.sync.EventTypes;
+import dev.bothy.sync.adapters.postgres.JooqEventRepository;
+import dev.bothy.sync.app.AppendHook;
+import dev.bothy.sync.app.AppendService;
+import dev.bothy.sync.app.EventLogService;
 import dev.bothy.wire.config.BothyConfiguration;
 import dev.bothy.wire.config.DatabaseConfig;
 import io.dropwizard.core.server.DefaultServerFactory;
@@ -60,6 +72,9 @@ final class Assembly {
   private final Readiness readiness = new Readiness();
   private final Lifecycle lifecycle;
   private final InstanceState instanceState;
+  private final EventTypes eventTypes;
+  private final Appender appender;
+  private final EventLog eventLog;
   private volatile InstanceRecord instanceRecord;
 
   private Assembly(BothyConfiguration config, Environment environment, ProcessExit exit) {
@@ -85,8 +100,20 @@ final class Assembly {
               dataSource, db.txSettings(), hooks, Sleeper.system(), ThreadLocalRandom.current());
 
       instanceState = new InstanceService(unitOfWork, new JooqInstanceRepository());
-      // Counters: built here once the phase hooks that own them exist (event log, audit,
-      // rights), and handed only to their constructors.
+      // The counters go only to the phase hooks that own them (an ArchUnit rule).
+      Counters counters = new CounterService(unitOfWork, new JooqCounterRepository());
+
+      eventTypes = EventTypes.withBuiltIns();
+      JooqEventRepository events = new JooqEventRepository();
+      appender =
+          new AppendService(
+              unitOfWork,
+              eventTypes,
+              new JacksonPayloadCodec(environment.getObjectMapper()),
+              Clock.system(),
+              config.sync().maxPayloadBytes());
+      hooks.register(Phase.SYNC, AppendHook.NAME, new AppendHook(unitOfWork, counters, events));
+      eventLog = new EventLogService(unitOfWork, events);
 
       Duration connectionTimeout = db.connectionTimeout().toJavaDuration();
       readiness.register("database", () -> PgProbe.answers(dataSource, connectionTimeout));
@@ -261,6 +288,33 @@ final class Assembly {
    */
   UnitOfWork unitOfWork() {
     return unitOfWork;
+  }
+
+  /**
+   * Returns the event type catalogue.
+   *
+   * @return the catalogue
+   */
+  EventTypes eventTypes() {
+    return eventTypes;
+  }
+
+  /**
+   * Returns the appender of the event log.
+   *
+   * @return the appender
+   */
+  Appender appender() {
+    return appender;
+  }
+
+  /**
+   * Returns the reads of the event log.
+   *
+   * @return the event log
+   */
+  EventLog eventLog() {
+    return eventLog;
   }
 
   /**

@@ -6,7 +6,6 @@ import dev.bothy.instance.domain.SemVer;
 import dev.bothy.kernel.BothyException;
 import dev.bothy.kernel.Ids;
 import dev.bothy.kernel.txn.UnitOfWork;
-import dev.bothy.kernel.txn.Work;
 import java.util.Objects;
 
 /** {@link InstanceState} over the {@link InstanceRepository}. */
@@ -27,7 +26,7 @@ public final class InstanceService implements InstanceState {
 
   @Override
   public InstanceRecord load() {
-    return inUnit(this::loadOrFail);
+    return unitOfWork.join(this::loadOrFail);
   }
 
   @Override
@@ -36,7 +35,7 @@ public final class InstanceService implements InstanceState {
       throw BothyException.invalid("schema version must be at least 1, not " + schemaVersion);
     }
     SemVer.parse(minServerVersion);
-    return inUnit(
+    return unitOfWork.join(
         () -> {
           repository.insertIfMissing(Ids.newId(), Ids.newId(), schemaVersion, minServerVersion);
           repository.updateVersions(schemaVersion, minServerVersion);
@@ -51,18 +50,5 @@ public final class InstanceService implements InstanceState {
             () ->
                 BothyException.notFound(
                     "the instance record is missing: run db migrate to prepare the database"));
-  }
-
-  private <T> T inUnit(Work<T> work) {
-    if (unitOfWork.inUnit()) {
-      try {
-        return work.run();
-      } catch (RuntimeException e) {
-        throw e;
-      } catch (Exception e) {
-        throw new BothyException(dev.bothy.kernel.ErrorKind.INTERNAL, "instance state failed", e);
-      }
-    }
-    return unitOfWork.run(work);
   }
 }

@@ -42,6 +42,19 @@ public interface UnitOfWork {
   <T> T run(Work<T> work);
 
   /**
+   * Runs work in the calling thread's unit when there is one, else in a new unit: for services that
+   * are called both from inside a unit (then they must see and join its transaction) and on their
+   * own.
+   *
+   * @param work the work
+   * @param <T> the result type
+   * @return the work's result
+   * @throws dev.bothy.kernel.BothyException as {@link #run(Work)}; inside a unit, a checked
+   *     exception of the work comes wrapped as {@code internal} and unchecked ones unchanged
+   */
+  <T> T join(Work<T> work);
+
+  /**
    * Returns the phase the calling thread's unit is in.
    *
    * @return the current phase

@@ -222,6 +222,20 @@ public final class PgUnitOfWork implements UnitOfWork {
   }
 
   @Override
+  public <T> T join(Work<T> work) {
+    if (CURRENT.get() == null) {
+      return run(work);
+    }
+    try {
+      return work.run();
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw rethrowable(e);
+    }
+  }
+
+  @Override
   public Phase currentPhase() {
     Unit unit = currentUnit("currentPhase()");
     if (unit.phase == null) {

@@ -30,6 +30,8 @@ public class BothyConfiguration extends Configuration {
 
   @Valid @NotNull @JsonProperty private DatabaseConfig database = new DatabaseConfig();
 
+  @Valid @NotNull @JsonProperty private SyncConfig sync = new SyncConfig();
+
   @Valid @NotNull @JsonProperty private ShutdownConfig shutdown = new ShutdownConfig();
 
   @JsonIgnore private Role role = Role.ALL;
@@ -50,6 +52,15 @@ public class BothyConfiguration extends Configuration {
    */
   public DatabaseConfig database() {
     return database;
+  }
+
+  /**
+   * Returns the {@code sync} section.
+   *
+   * @return the section
+   */
+  public SyncConfig sync() {
+    return sync;
   }
 
   /**

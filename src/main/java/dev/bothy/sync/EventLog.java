@@ -1,0 +1,38 @@
+package dev.bothy.sync;
+
+/**
+ * Reads the event log. Every method joins the calling thread's unit of work when there is one and
+ * runs its own otherwise.
+ *
+ * <p>A reader that sees number {@code k} sees every smaller number ever committed (the numbers are
+ * taken in the sync phase and follow commit order); the only numbers that go missing are the
+ * oldest, removed whole by retention.
+ */
+public interface EventLog {
+
+  /**
+   * Returns the head: the highest committed number.
+   *
+   * @return the head, 0 for an empty log
+   */
+  long head();
+
+  /**
+   * Returns the smallest number the log still holds.
+   *
+   * @return the minimum, 0 for an empty log
+   */
+  long minRetained();
+
+  /**
+   * Reads the events after a number, in order.
+   *
+   * @param afterSeq the last number the reader has, 0 for the start
+   * @param limit the most events to return, at least 1
+   * @return a page; or {@link ReadResult.ResyncRequired} when {@code afterSeq + 1} is below the
+   *     minimum retained number, because the events in between are gone
+   * @throws dev.bothy.kernel.BothyException {@code invalid} for a negative number or a limit below
+   *     1
+   */
+  ReadResult readAfter(long afterSeq, int limit);
+}

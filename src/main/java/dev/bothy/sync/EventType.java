@@ -1,0 +1,32 @@
+package dev.bothy.sync;
+
+import java.util.Objects;
+
+/**
+ * A registered event type: its name, version, payload record and resource type.
+ *
+ * @param name the type name, such as {@code settings.updated}
+ * @param version the payload version; a change of the payload that readers must know about is a new
+ *     version
+ * @param payloadType the record every payload of this type is an instance of
+ * @param resourceType the resource type every event of this type is about, such as {@code user}
+ * @param description one sentence for the event reference
+ * @param <P> the payload record type
+ */
+public record EventType<P extends Record>(
+    String name, int version, Class<P> payloadType, String resourceType, String description) {
+
+  /** Checks the components. */
+  public EventType {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(payloadType, "payloadType");
+    Objects.requireNonNull(resourceType, "resourceType");
+    Objects.requireNonNull(description, "description");
+    if (!name.matches("[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)+")) {
+      throw new IllegalArgumentException("event type names are dotted lower case: " + name);
+    }
+    if (version < 1) {
+      throw new IllegalArgumentException("event type versions start at 1: " + name);
+    }
+  }
+}

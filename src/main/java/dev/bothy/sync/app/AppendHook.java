@@ -1,0 +1,49 @@
+package dev.bothy.sync.app;
+
+import dev.bothy.instance.CounterName;
+import dev.bothy.instance.Counters;
+import dev.bothy.kernel.txn.PhaseHook;
+import dev.bothy.kernel.txn.UnitOfWork;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The sync phase hook {@code sync.append}: numbers the unit's buffered events from the {@code
+ * event_seq} counter and writes them, as the last writes before commit.
+ *
+ * <p>The counter's row lock is held from {@link Counters#advance} until the commit, so numbers
+ * follow commit order; the insert and the notification go out in one statement after it to keep
+ * that window short (DESIGN.md section 11). A unit with no events takes no lock.
+ */
+public final class AppendHook implements PhaseHook {
+  /** The hook's registration name. */
+  public static final String NAME = "sync.append";
+
+  private final UnitOfWork unitOfWork;
+  private final Counters counters;
+  private final EventRepository repository;
+
+  /**
+   * Creates the hook.
+   *
+   * @param unitOfWork the unit of work whose buffer it reads
+   * @param counters the counters, for {@code event_seq}
+   * @param repository the storage
+   */
+  public AppendHook(UnitOfWork unitOfWork, Counters counters, EventRepository repository) {
+    this.unitOfWork = Objects.requireNonNull(unitOfWork, "unitOfWork");
+    this.counters = Objects.requireNonNull(counters, "counters");
+    this.repository = Objects.requireNonNull(repository, "repository");
+  }
+
+  @Override
+  public void run() {
+    List<PendingEvent> buffer = unitOfWork.get(AppendService.BUFFER).orElse(List.of());
+    if (buffer.isEmpty()) {
+      return;
+    }
+    long n = buffer.size();
+    long last = counters.advance(CounterName.EVENT_SEQ, n);
+    repository.insertAndNotify(last - n + 1, buffer);
+  }
+}

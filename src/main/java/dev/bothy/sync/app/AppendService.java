@@ -1,0 +1,88 @@
+package dev.bothy.sync.app;
+
+import dev.bothy.kernel.BothyException;
+import dev.bothy.kernel.Clock;
+import dev.bothy.kernel.Ids;
+import dev.bothy.kernel.txn.Phase;
+import dev.bothy.kernel.txn.TxKey;
+import dev.bothy.kernel.txn.UnitOfWork;
+import dev.bothy.sync.Appender;
+import dev.bothy.sync.EventDraft;
+import dev.bothy.sync.EventType;
+import dev.bothy.sync.EventTypes;
+import dev.bothy.sync.PayloadCodec;
+import dev.bothy.sync.domain.AppendRules;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.UUID;
+
+/**
+ * The {@link Appender}: checks and encodes drafts in the work phase and buffers them in the unit
+ * ({@link #BUFFER}); {@link AppendHook} numbers and writes them in the sync phase.
+ */
+public final class AppendService implements Appender {
+  /** The unit's buffer of appended events, read by the sync phase hook. */
+  static final TxKey<List<PendingEvent>> BUFFER = TxKey.of("sync.append.buffer");
+
+  private final UnitOfWork unitOfWork;
+  private final EventTypes types;
+  private final PayloadCodec codec;
+  private final Clock clock;
+  private final long maxPayloadBytes;
+
+  /**
+   * Creates the appender.
+   *
+   * @param unitOfWork the unit of work whose units carry the buffer
+   * @param types the event type catalogue
+   * @param codec encodes payloads
+   * @param clock the time of {@code occurred_at}
+   * @param maxPayloadBytes {@code sync.maxPayloadBytes}
+   */
+  public AppendService(
+      UnitOfWork unitOfWork,
+      EventTypes types,
+      PayloadCodec codec,
+      Clock clock,
+      long maxPayloadBytes) {
+    this.unitOfWork = Objects.requireNonNull(unitOfWork, "unitOfWork");
+    this.types = Objects.requireNonNull(types, "types");
+    this.codec = Objects.requireNonNull(codec, "codec");
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.maxPayloadBytes = maxPayloadBytes;
+  }
+
+  @Override
+  public List<UUID> append(EventDraft... drafts) {
+    Phase phase = unitOfWork.currentPhase();
+    if (phase != Phase.WORK) {
+      throw BothyException.internal(
+          "events are appended in the work phase of a unit, not in " + phase.code());
+    }
+    // Check every draft before buffering any, so a bad one leaves the buffer as it was.
+    Instant now = clock.now();
+    List<PendingEvent> checked = new ArrayList<>(drafts.length);
+    for (EventDraft draft : drafts) {
+      EventType<?> type =
+          types
+              .find(draft.type())
+              .orElseThrow(() -> BothyException.invalid("unknown event type: " + draft.type()));
+      AppendRules.checkShape(
+          type.name(),
+          type.payloadType(),
+          type.resourceType(),
+          draft.payload(),
+          draft.resource().type());
+      String json = codec.encode(draft.payload());
+      AppendRules.checkSize(
+          type.name(), json.getBytes(StandardCharsets.UTF_8).length, maxPayloadBytes);
+      checked.add(
+          new PendingEvent(Ids.newId(), type.name(), now, draft.resource(), draft.actorId(), json));
+    }
+    unitOfWork.computeIfAbsent(BUFFER, ArrayList::new).addAll(checked);
+    return checked.stream().map(PendingEvent::id).toList();
+  }
+}

@@ -1,0 +1,61 @@
+package dev.bothy.sync.app;
+
+import dev.bothy.kernel.BothyException;
+import dev.bothy.kernel.txn.UnitOfWork;
+import dev.bothy.sync.Event;
+import dev.bothy.sync.EventLog;
+import dev.bothy.sync.ReadResult;
+import dev.bothy.sync.domain.AppendRules;
+import java.util.List;
+import java.util.Objects;
+
+/** The {@link EventLog} over the {@link EventRepository}. */
+public final class EventLogService implements EventLog {
+  private final UnitOfWork unitOfWork;
+  private final EventRepository repository;
+
+  /**
+   * Creates the service.
+   *
+   * @param unitOfWork runs the reads when the caller is not in a unit
+   * @param repository the storage
+   */
+  public EventLogService(UnitOfWork unitOfWork, EventRepository repository) {
+    this.unitOfWork = Objects.requireNonNull(unitOfWork, "unitOfWork");
+    this.repository = Objects.requireNonNull(repository, "repository");
+  }
+
+  @Override
+  public long head() {
+    return unitOfWork.join(repository::head);
+  }
+
+  @Override
+  public long minRetained() {
+    return unitOfWork.join(repository::minRetained);
+  }
+
+  @Override
+  public ReadResult readAfter(long afterSeq, int limit) {
+    if (afterSeq < 0) {
+      throw BothyException.invalid("read after a negative number: " + afterSeq);
+    }
+    if (limit < 1) {
+      throw BothyException.invalid("read limit must be at least 1, not " + limit);
+    }
+    return unitOfWork.join(
+        () -> {
+          List<Event> events = repository.readAfter(afterSeq, limit);
+          // Only a page that does not start right after the reader's number can hide a loss;
+          // the minimum is read only then.
+          if (events.isEmpty() || events.get(0).seq() != afterSeq + 1) {
+            long min = repository.minRetained();
+            if (AppendRules.mustResync(afterSeq, min)) {
+              return new ReadResult.ResyncRequired(min);
+            }
+          }
+          long next = events.isEmpty() ? afterSeq : events.get(events.size() - 1).seq();
+          return new ReadResult.Page(events, next);
+        });
+  }
+}
