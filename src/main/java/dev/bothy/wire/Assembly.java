@@ -22,17 +22,21 @@ import dev.bothy.platform.lifecycle.Readiness;
 import dev.bothy.platform.lifecycle.Role;
 import dev.bothy.platform.lifecycle.StopPhase;
 import dev.bothy.platform.pg.HookRegistry;
+import dev.bothy.platform.pg.Listener;
 import dev.bothy.platform.pg.Migrator;
 import dev.bothy.platform.pg.PgProbe;
 import dev.bothy.platform.pg.PgUnitOfWork;
+import dev.bothy.platform.pg.PoolSettings;
 import dev.bothy.platform.pg.Sleeper;
 import dev.bothy.sync.Appender;
 import dev.bothy.sync.EventLog;
 import dev.bothy.sync.EventTypes;
+import dev.bothy.sync.LogTail;
 import dev.bothy.sync.adapters.postgres.JooqEventRepository;
 import dev.bothy.sync.app.AppendHook;
 import dev.bothy.sync.app.AppendService;
 import dev.bothy.sync.app.EventLogService;
+import dev.bothy.sync.app.TailService;
 import dev.bothy.wire.config.BothyConfiguration;
 import dev.bothy.wire.config.DatabaseConfig;
 import io.dropwizard.core.server.DefaultServerFactory;
@@ -75,6 +79,7 @@ final class Assembly {
   private final EventTypes eventTypes;
   private final Appender appender;
   private final EventLog eventLog;
+  private TailService tail;
   private volatile InstanceRecord instanceRecord;
 
   private Assembly(BothyConfiguration config, Environment environment, ProcessExit exit) {
@@ -112,8 +117,11 @@ final class Assembly {
               new JacksonPayloadCodec(environment.getObjectMapper()),
               Clock.system(),
               config.sync().maxPayloadBytes());
-      hooks.register(Phase.SYNC, AppendHook.NAME, new AppendHook(unitOfWork, counters, events));
+      EventLogMetrics metrics = new EventLogMetrics(environment.metrics());
+      hooks.register(
+          Phase.SYNC, AppendHook.NAME, new AppendHook(unitOfWork, counters, events, metrics));
       eventLog = new EventLogService(unitOfWork, events);
+      metrics.registerGauges(eventLog);
 
       Duration connectionTimeout = db.connectionTimeout().toJavaDuration();
       readiness.register("database", () -> PgProbe.answers(dataSource, connectionTimeout));
@@ -123,6 +131,9 @@ final class Assembly {
       lifecycle.onStart(
           "database", () -> LOG.info("database connected: {}", PgProbe.describe(dataSource)));
       lifecycle.onStart("instance", this::checkInstance);
+      if (role.servesApi()) {
+        startTail(config);
+      }
       lifecycle.onStart(
           "phase-hooks",
           () -> {
@@ -150,6 +161,64 @@ final class Assembly {
       dataSource.stop();
       throw e;
     }
+  }
+
+  /**
+   * Adds the log tail of the api role: the tail and its LISTEN connection ({@code bothy-tail})
+   * start after the instance check and stop in the http phase, after the connectors closed; a hole
+   * in the log ends the process through {@link Lifecycle#fail(Throwable)}.
+   */
+  private void startTail(BothyConfiguration config) {
+    Duration poll = config.sync().tailPollInterval().toJavaDuration();
+    tail =
+        new TailService(
+            eventLog,
+            config.sync().tailBatchSize(),
+            config.sync().tailSubscriberBuffer(),
+            poll,
+            lifecycle::fail);
+    Listener listener =
+        new Listener(
+            new PoolSettings(
+                dataSource.getJdbcUrl(),
+                dataSource.getUsername(),
+                dataSource.getPassword(),
+                1,
+                config.database().connectionTimeout().toJavaDuration(),
+                "bothy-tail"),
+            JooqEventRepository.CHANNEL,
+            poll,
+            config.database().listenReconnectBackoffCap().toJavaDuration(),
+            payload -> tail.poke(),
+            tail::poke);
+    lifecycle.onStart(
+        "tail",
+        () -> {
+          tail.start();
+          listener.start();
+        });
+    Duration budget = config.shutdown().totalTimeout().toJavaDuration();
+    lifecycle.onStop(
+        StopPhase.HTTP,
+        "tail",
+        budget,
+        () -> {
+          listener.close();
+          tail.stop();
+        });
+  }
+
+  /**
+   * Returns the log tail of the api role.
+   *
+   * @return the tail
+   * @throws IllegalStateException in the worker role, which runs no tail
+   */
+  LogTail tail() {
+    if (tail == null) {
+      throw new IllegalStateException("the " + role.code() + " role runs no log tail");
+    }
+    return tail;
   }
 
   /**

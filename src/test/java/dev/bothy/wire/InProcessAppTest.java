@@ -76,6 +76,35 @@ class InProcessAppTest {
   }
 
   @Test
+  void an_appended_event_reaches_the_tail_and_the_metrics() throws Exception {
+    long head = assembly().eventLog().head();
+    try (dev.bothy.sync.LogTail.Subscription sub = assembly().tail().subscribe(head)) {
+      java.util.UUID robin = dev.bothy.kernel.Ids.newId();
+      assembly()
+          .unitOfWork()
+          .run(
+              () ->
+                  assembly()
+                      .appender()
+                      .append(
+                          new dev.bothy.sync.EventDraft(
+                              "settings.updated",
+                              new dev.bothy.sync.ResourceRef("user", robin),
+                              java.util.Optional.of(robin),
+                              new dev.bothy.sync.SettingsUpdated(java.util.List.of("locale")))));
+
+      dev.bothy.sync.TailSignal signal = sub.poll(java.time.Duration.ofSeconds(20)).orElseThrow();
+      assertThat(((dev.bothy.sync.TailSignal.Delivered) signal).event().seq()).isEqualTo(head + 1);
+    }
+    String prometheus = Http.get(app.getAdminPort(), "/prometheus").body();
+    assertThat(prometheus)
+        .contains("bothy_event_log_head_seq")
+        .contains("bothy_event_log_min_retained_seq")
+        .contains("bothy_event_log_appended_events")
+        .contains("bothy_event_log_seq_lock_held");
+  }
+
+  @Test
   void the_instance_record_is_loaded_at_start() {
     assertThat(assembly().instanceRecord().schemaVersion())
         .isEqualTo(dev.bothy.platform.pg.Migrator.SCHEMA_VERSION);

@@ -22,6 +22,7 @@ public final class AppendHook implements PhaseHook {
   private final UnitOfWork unitOfWork;
   private final Counters counters;
   private final EventRepository repository;
+  private final AppendMetrics metrics;
 
   /**
    * Creates the hook.
@@ -29,11 +30,14 @@ public final class AppendHook implements PhaseHook {
    * @param unitOfWork the unit of work whose buffer it reads
    * @param counters the counters, for {@code event_seq}
    * @param repository the storage
+   * @param metrics where committed appends are reported
    */
-  public AppendHook(UnitOfWork unitOfWork, Counters counters, EventRepository repository) {
+  public AppendHook(
+      UnitOfWork unitOfWork, Counters counters, EventRepository repository, AppendMetrics metrics) {
     this.unitOfWork = Objects.requireNonNull(unitOfWork, "unitOfWork");
     this.counters = Objects.requireNonNull(counters, "counters");
     this.repository = Objects.requireNonNull(repository, "repository");
+    this.metrics = Objects.requireNonNull(metrics, "metrics");
   }
 
   @Override
@@ -42,8 +46,11 @@ public final class AppendHook implements PhaseHook {
     if (buffer.isEmpty()) {
       return;
     }
-    long n = buffer.size();
+    int n = buffer.size();
+    long locked = System.nanoTime();
     long last = counters.advance(CounterName.EVENT_SEQ, n);
     repository.insertAndNotify(last - n + 1, buffer);
+    // The lock lasts until the commit returns; the callback runs right after it.
+    unitOfWork.afterCommit(() -> metrics.committed(n, System.nanoTime() - locked));
   }
 }

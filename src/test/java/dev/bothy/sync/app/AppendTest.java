@@ -82,7 +82,8 @@ class AppendTest {
     hooks.register(
         Phase.SYNC,
         AppendHook.NAME,
-        new AppendHook(uow, new CounterService(uow, new JooqCounterRepository()), events));
+        new AppendHook(
+            uow, new CounterService(uow, new JooqCounterRepository()), events, (n, nanos) -> {}));
     log = new EventLogService(uow, events);
   }
 

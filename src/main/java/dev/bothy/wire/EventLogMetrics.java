@@ -1,0 +1,75 @@
+package dev.bothy.wire;
+
+import com.codahale.metrics.CachedGauge;
+import com.codahale.metrics.Counter;
+import com.codahale.metrics.Histogram;
+import com.codahale.metrics.MetricRegistry;
+import com.codahale.metrics.Timer;
+import dev.bothy.sync.EventLog;
+import dev.bothy.sync.app.AppendMetrics;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The metrics of the event log, in the Dropwizard registry (and so on {@code /prometheus}):
+ *
+ * <ul>
+ *   <li>{@code bothy.event_log.head_seq} and {@code bothy.event_log.min_retained_seq}: gauges read
+ *       from the log, cached for a second so scrapes do not load the database;
+ *   <li>{@code bothy.event_log.appended_events}: committed events;
+ *   <li>{@code bothy.event_log.append_batch_size}: events per committed unit;
+ *   <li>{@code bothy.event_log.seq_lock_held}: how long each unit held the {@code event_seq} row
+ *       lock, the serialization window of the whole system.
+ * </ul>
+ */
+final class EventLogMetrics implements AppendMetrics {
+  private final MetricRegistry registry;
+  private final Counter appended;
+  private final Histogram batchSize;
+  private final Timer lockHeld;
+
+  EventLogMetrics(MetricRegistry registry) {
+    this.registry = registry;
+    this.appended = registry.counter("bothy.event_log.appended_events");
+    this.batchSize = registry.histogram("bothy.event_log.append_batch_size");
+    this.lockHeld = registry.timer("bothy.event_log.seq_lock_held");
+  }
+
+  /**
+   * Registers the head and minimum gauges; a failed read reports nothing for that scrape.
+   *
+   * @param log the event log
+   */
+  void registerGauges(EventLog log) {
+    registry.register(
+        "bothy.event_log.head_seq",
+        new CachedGauge<Long>(1, TimeUnit.SECONDS) {
+          @Override
+          protected Long loadValue() {
+            return readOrNull(log::head);
+          }
+        });
+    registry.register(
+        "bothy.event_log.min_retained_seq",
+        new CachedGauge<Long>(1, TimeUnit.SECONDS) {
+          @Override
+          protected Long loadValue() {
+            return readOrNull(log::minRetained);
+          }
+        });
+  }
+
+  private static Long readOrNull(java.util.function.LongSupplier read) {
+    try {
+      return read.getAsLong();
+    } catch (RuntimeException e) {
+      return null;
+    }
+  }
+
+  @Override
+  public void committed(int events, long lockHeldNanos) {
+    appended.inc(events);
+    batchSize.update(events);
+    lockHeld.update(lockHeldNanos, TimeUnit.NANOSECONDS);
+  }
+}
