@@ -33,9 +33,11 @@ import dev.bothy.sync.EventLog;
 import dev.bothy.sync.EventTypes;
 import dev.bothy.sync.LogTail;
 import dev.bothy.sync.adapters.postgres.JooqEventRepository;
+import dev.bothy.sync.adapters.postgres.JooqPartitionRepository;
 import dev.bothy.sync.app.AppendHook;
 import dev.bothy.sync.app.AppendService;
 import dev.bothy.sync.app.EventLogService;
+import dev.bothy.sync.app.PartitionMaintenance;
 import dev.bothy.sync.app.TailService;
 import dev.bothy.wire.config.BothyConfiguration;
 import dev.bothy.wire.config.DatabaseConfig;
@@ -50,7 +52,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.util.component.LifeCycle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -80,6 +85,7 @@ final class Assembly {
   private final Appender appender;
   private final EventLog eventLog;
   private TailService tail;
+  private PartitionMaintenance partitionMaintenance;
   private volatile InstanceRecord instanceRecord;
 
   private Assembly(BothyConfiguration config, Environment environment, ProcessExit exit) {
@@ -133,6 +139,9 @@ final class Assembly {
       lifecycle.onStart("instance", this::checkInstance);
       if (role.servesApi()) {
         startTail(config);
+      }
+      if (role.runsWorkers()) {
+        schedulePartitionMaintenance(config, events);
       }
       lifecycle.onStart(
           "phase-hooks",
@@ -206,6 +215,70 @@ final class Assembly {
           listener.close();
           tail.stop();
         });
+  }
+
+  /**
+   * Schedules the partition maintenance of the worker role: once at start (so the partitions ahead
+   * exist before anything appends), then every {@code sync.partitionMaintenanceInterval}. Until the
+   * job runtime exists this is a lifecycle-managed task; the advisory lock inside each run keeps it
+   * to one process at a time. A failed run is logged and tried again at the next interval.
+   */
+  private void schedulePartitionMaintenance(BothyConfiguration config, JooqEventRepository events) {
+    partitionMaintenance =
+        new PartitionMaintenance(
+            unitOfWork,
+            new JooqPartitionRepository(),
+            events,
+            Clock.system(),
+            config.sync().eventLogPartitionSize(),
+            config.sync().partitionsAhead(),
+            config.sync().eventRetention().toJavaDuration());
+    long interval = config.sync().partitionMaintenanceInterval().toMilliseconds();
+    ScheduledExecutorService scheduler =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "bothy-partition-maintenance");
+              t.setDaemon(true);
+              return t;
+            });
+    lifecycle.onStart(
+        "partition-maintenance",
+        () -> {
+          partitionMaintenance.run();
+          scheduler.scheduleWithFixedDelay(
+              this::maintainPartitions, interval, interval, TimeUnit.MILLISECONDS);
+        });
+    lifecycle.onStop(
+        StopPhase.JOBS,
+        "partition-maintenance",
+        config.shutdown().totalTimeout().toJavaDuration(),
+        () -> {
+          scheduler.shutdownNow();
+          scheduler.awaitTermination(
+              config.shutdown().totalTimeout().toMilliseconds(), TimeUnit.MILLISECONDS);
+        });
+  }
+
+  private void maintainPartitions() {
+    try {
+      partitionMaintenance.run();
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "event log partition maintenance failed, retrying next run: error={}", e.getMessage());
+    }
+  }
+
+  /**
+   * Returns the partition maintenance of the worker role.
+   *
+   * @return the maintenance
+   * @throws IllegalStateException in the api role
+   */
+  PartitionMaintenance partitionMaintenance() {
+    if (partitionMaintenance == null) {
+      throw new IllegalStateException("the " + role.code() + " role runs no partition maintenance");
+    }
+    return partitionMaintenance;
   }
 
   /**

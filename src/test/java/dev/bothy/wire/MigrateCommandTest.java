@@ -32,12 +32,14 @@ class MigrateCommandTest {
     Path config = dir.resolve("config.yml");
     Files.writeString(config, "database:\n  url: " + url + "\n");
 
-    assertThat(status(config)).contains("3 changesets have not been applied");
+    assertThat(status(config)).contains("4 changesets have not been applied");
 
     CommandLine.Outcome first = CommandLine.run("db", "migrate", config.toString());
     assertThat(first.failure()).isEmpty();
     List<String> applied = appliedChangesets(url);
-    assertThat(applied).containsExactly("0001-roles", "0002-instance", "0003-event-log");
+    assertThat(applied)
+        .containsExactly(
+            "0001-roles", "0002-instance", "0003-event-log", "0004-event-log-partitions");
     assertThat(column(url, "SELECT schema_version || ' ' || min_server_version FROM instance"))
         .containsExactly(Migrator.SCHEMA_VERSION + " " + Migrator.MIN_SERVER_VERSION);
     List<String> identity = column(url, "SELECT instance_id || ' ' || sync_epoch FROM instance");
@@ -47,7 +49,7 @@ class MigrateCommandTest {
     CommandLine.Outcome second = CommandLine.run("db", "migrate", config.toString());
     assertThat(second.failure()).isEmpty();
     assertThat(appliedChangesets(url)).isEqualTo(applied);
-    assertThat(executedAt(url)).hasSize(3);
+    assertThat(executedAt(url)).hasSize(4);
     assertThat(column(url, "SELECT instance_id || ' ' || sync_epoch FROM instance"))
         .as("a second migrate keeps the identity")
         .isEqualTo(identity);

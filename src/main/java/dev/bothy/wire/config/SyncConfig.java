@@ -17,6 +17,24 @@ public class SyncConfig {
   /** Upper bound of {@code sync.maxPayloadBytes}: events carry facts, not documents. */
   public static final int MAX_PAYLOAD_BYTES_LIMIT = 1024 * 1024;
 
+  /** Default of {@code sync.eventRetention}. */
+  public static final Duration DEFAULT_EVENT_RETENTION = Duration.days(30);
+
+  /** Default of {@code sync.eventLogPartitionSize}; the changelog's first partition has it. */
+  public static final long DEFAULT_EVENT_LOG_PARTITION_SIZE = 1_000_000;
+
+  /** Upper bound of {@code sync.eventLogPartitionSize}. */
+  public static final long MAX_EVENT_LOG_PARTITION_SIZE = 1_000_000_000;
+
+  /** Default of {@code sync.partitionsAhead}. */
+  public static final int DEFAULT_PARTITIONS_AHEAD = 2;
+
+  /** Upper bound of {@code sync.partitionsAhead}. */
+  public static final int MAX_PARTITIONS_AHEAD = 100;
+
+  /** Default of {@code sync.partitionMaintenanceInterval}. */
+  public static final Duration DEFAULT_PARTITION_MAINTENANCE_INTERVAL = Duration.minutes(5);
+
   /** Default of {@code sync.tailPollInterval}. */
   public static final Duration DEFAULT_TAIL_POLL_INTERVAL = Duration.seconds(1);
 
@@ -44,6 +62,34 @@ public class SyncConfig {
   private int maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES;
 
   @Doc(
+      "How long events are kept: a partition is dropped whole once its newest event is older;"
+          + " a reader below the oldest kept number is told to resync.")
+  @NotNull
+  @MinDuration(value = 1, unit = TimeUnit.HOURS)
+  @JsonProperty
+  private Duration eventRetention = DEFAULT_EVENT_RETENTION;
+
+  @Doc("Numbers per partition of event_log; retention drops whole partitions.")
+  @Min(1)
+  @Max(MAX_EVENT_LOG_PARTITION_SIZE)
+  @JsonProperty
+  private long eventLogPartitionSize = DEFAULT_EVENT_LOG_PARTITION_SIZE;
+
+  @Doc("Partitions the maintenance keeps ready beyond the head of the log.")
+  @Min(1)
+  @Max(MAX_PARTITIONS_AHEAD)
+  @JsonProperty
+  private int partitionsAhead = DEFAULT_PARTITIONS_AHEAD;
+
+  @Doc(
+      "How often a worker or all process runs the partition maintenance (one process at a"
+          + " time, through an advisory lock).")
+  @NotNull
+  @MinDuration(value = 1, unit = TimeUnit.SECONDS)
+  @JsonProperty
+  private Duration partitionMaintenanceInterval = DEFAULT_PARTITION_MAINTENANCE_INTERVAL;
+
+  @Doc(
       "How often the log tail of an api or all process reads the log when no notification"
           + " arrives; also the first reconnection wait of its LISTEN connection.")
   @NotNull
@@ -64,6 +110,42 @@ public class SyncConfig {
   @Max(MAX_TAIL_SUBSCRIBER_BUFFER)
   @JsonProperty
   private int tailSubscriberBuffer = DEFAULT_TAIL_SUBSCRIBER_BUFFER;
+
+  /**
+   * Returns {@code sync.eventRetention}.
+   *
+   * @return the retention
+   */
+  public Duration eventRetention() {
+    return eventRetention;
+  }
+
+  /**
+   * Returns {@code sync.eventLogPartitionSize}.
+   *
+   * @return numbers per partition
+   */
+  public long eventLogPartitionSize() {
+    return eventLogPartitionSize;
+  }
+
+  /**
+   * Returns {@code sync.partitionsAhead}.
+   *
+   * @return partitions beyond the head
+   */
+  public int partitionsAhead() {
+    return partitionsAhead;
+  }
+
+  /**
+   * Returns {@code sync.partitionMaintenanceInterval}.
+   *
+   * @return the interval
+   */
+  public Duration partitionMaintenanceInterval() {
+    return partitionMaintenanceInterval;
+  }
 
   /**
    * Returns {@code sync.tailPollInterval}.
