@@ -15,7 +15,9 @@ public sealed interface TailSignal {
    * window. It must start again from a fresh read of the log.
    *
    * @param afterSeq the last number the subscriber received (or asked to start after)
-   * @param minRetainedSeq the smallest number the log holds now
+   * @param minRetainedSeq the smallest number the log holds now when the drop came from retention;
+   *     0 when the subscriber was dropped for lagging or the tail stopped (read the log to learn
+   *     the minimum)
    */
   record Resync(long afterSeq, long minRetainedSeq) implements TailSignal {}
 }

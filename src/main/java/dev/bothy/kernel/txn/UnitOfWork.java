@@ -49,8 +49,9 @@ public interface UnitOfWork {
    * @param work the work
    * @param <T> the result type
    * @return the work's result
-   * @throws dev.bothy.kernel.BothyException as {@link #run(Work)}; inside a unit, a checked
-   *     exception of the work comes wrapped as {@code internal} and unchecked ones unchanged
+   * @throws dev.bothy.kernel.BothyException as {@link #run(Work)}; inside a unit, unchecked
+   *     exceptions of the work pass unchanged and checked ones are mapped as {@link #run(Work)}
+   *     maps them (by SQLSTATE, an interrupt as {@code unavailable}, else {@code internal})
    */
   <T> T join(Work<T> work);
 

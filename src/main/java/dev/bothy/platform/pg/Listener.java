@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * Nothing is lost as long as the owner's state lives in the database.
  *
  * <pre>{@code
- * Listener tail = new Listener(settings, "event_log", "bothy-tail", poll, cap,
+ * Listener tail = new Listener(settingsNamedBothyTail, "event_log", poll, cap,
  *     payload -> tailer.poke(), tailer::poke);
  * tail.start();
  * }</pre>

@@ -12,8 +12,10 @@ import java.util.Objects;
  * event_seq} counter and writes them, as the last writes before commit.
  *
  * <p>The counter's row lock is held from {@link Counters#advance} until the commit, so numbers
- * follow commit order; the insert and the notification go out in one statement after it to keep
- * that window short (DESIGN.md section 11). A unit with no events takes no lock.
+ * follow commit order. After it the hook sends two statements, the multi-row insert and the {@code
+ * pg_notify}, then the unit commits: that window is the serialization point of the whole system
+ * (DESIGN.md section 11), and {@code bothy_event_log_seq_lock_held} measures it. A unit with no
+ * events takes no lock.
  */
 public final class AppendHook implements PhaseHook {
   /** The hook's registration name. */
@@ -47,8 +49,9 @@ public final class AppendHook implements PhaseHook {
       return;
     }
     int n = buffer.size();
-    long locked = System.nanoTime();
     long last = counters.advance(CounterName.EVENT_SEQ, n);
+    // Timed from the moment the lock is ours, so waiting for the row is not counted as holding.
+    long locked = System.nanoTime();
     repository.insertAndNotify(last - n + 1, buffer);
     // The lock lasts until the commit returns; the callback runs right after it.
     unitOfWork.afterCommit(() -> metrics.committed(n, System.nanoTime() - locked));

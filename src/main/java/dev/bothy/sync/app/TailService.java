@@ -245,6 +245,13 @@ public final class TailService implements LogTail {
         }
         Event next = backlog.poll();
         if (next != null) {
+          if (next.seq() != position + 1) {
+            // The backlog has a hole retention does not explain: the same bug as in the tail.
+            GapException gap = new GapException(position + 1, next.seq());
+            drop(0);
+            onFailure.accept(gap);
+            return Optional.of(live.poll());
+          }
           position = next.seq();
           return Optional.of(new TailSignal.Delivered(next));
         }

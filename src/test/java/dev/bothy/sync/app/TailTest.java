@@ -249,6 +249,27 @@ class TailTest {
     }
   }
 
+  @Test
+  void a_hole_in_a_subscribers_backlog_fails_the_process_too() throws Exception {
+    long start = log.head();
+    append(3);
+    try (Connection c = PG.owner().getConnection();
+        Statement st = c.createStatement()) {
+      st.execute("DELETE FROM event_log WHERE seq = " + (start + 2));
+    }
+    TailService t = tail(100);
+    t.start();
+    try (LogTail.Subscription sub = t.subscribe(start)) {
+      TailSignal first = sub.poll(Duration.ofSeconds(5)).orElseThrow();
+      TailSignal second = sub.poll(Duration.ofSeconds(5)).orElseThrow();
+
+      assertThat(((TailSignal.Delivered) first).event().seq()).isEqualTo(start + 1);
+      assertThat(second).isInstanceOf(TailSignal.Resync.class);
+      assertThat(failures).hasSize(1);
+      assertThat(failures.get(0)).hasMessageContaining("expected seq " + (start + 2));
+    }
+  }
+
   private static void terminate(String application) throws SQLException {
     try (Connection c = PG.superuser().getConnection();
         Statement st = c.createStatement()) {
