@@ -12,7 +12,7 @@ import java.util.Objects;
  * event_seq} counter and writes them, as the last writes before commit.
  *
  * <p>The counter's row lock is held from {@link Counters#advance} until the commit, so numbers
- * follow commit order. After it the hook sends two statements, the multi-row insert and the {@code
+ * follow commit order. After it the hook sends one statement, the insert with the {@code
  * pg_notify}, then the unit commits: that window is the serialization point of the whole system
  * (DESIGN.md section 11), and {@code bothy_event_log_seq_lock_held} measures it. A unit with no
  * events takes no lock.

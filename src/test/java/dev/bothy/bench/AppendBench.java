@@ -1,0 +1,310 @@
+package dev.bothy.bench;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.bothy.instance.adapters.postgres.JooqCounterRepository;
+import dev.bothy.instance.app.CounterService;
+import dev.bothy.kernel.Clock;
+import dev.bothy.kernel.Ids;
+import dev.bothy.kernel.txn.Phase;
+import dev.bothy.platform.pg.EmbeddedPostgresServer;
+import dev.bothy.platform.pg.HookRegistry;
+import dev.bothy.platform.pg.Migrator;
+import dev.bothy.platform.pg.PgUnitOfWork;
+import dev.bothy.platform.pg.Sleeper;
+import dev.bothy.platform.pg.TxSettings;
+import dev.bothy.sync.EventDraft;
+import dev.bothy.sync.EventTypes;
+import dev.bothy.sync.ResourceRef;
+import dev.bothy.sync.SettingsUpdated;
+import dev.bothy.sync.adapters.postgres.JooqEventRepository;
+import dev.bothy.sync.app.AppendHook;
+import dev.bothy.sync.app.AppendService;
+import dev.bothy.wire.JacksonPayloadCodec;
+import io.dropwizard.jackson.Jackson;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The append benchmark ({@code bench/run.sh append}): committed units per second at 1, 8 and 32
+ * writers, with 1 and with 100 events per unit, for three variants on the same embedded PostgreSQL:
+ * Bothy's append path, pgbench running the same SQL (the counter-row ceiling) and pgbench inserting
+ * into a {@code bigserial} table (the unserialized limit, no order guarantee).
+ *
+ * <p>Prints {@code variant<TAB>seconds} rows (a fixed number of units per sample) on stdout and a
+ * comparison table on stderr.
+ */
+public final class AppendBench {
+  private static final int[] WRITERS = {1, 8, 32};
+  private static final int[] EVENTS_PER_UNIT = {1, 100};
+  private static final Pattern TPS =
+      Pattern.compile("tps = ([0-9.]+) \\(without initial connection time\\)");
+  private static final TxSettings SETTINGS =
+      new TxSettings(
+          Duration.ofSeconds(30),
+          Duration.ofSeconds(5),
+          Duration.ofSeconds(60),
+          5,
+          Duration.ofMillis(10),
+          Duration.ofSeconds(1));
+  private static final String TIMEOUTS =
+      "SELECT set_config('statement_timeout', '30000ms', true),"
+          + " set_config('lock_timeout', '5000ms', true),"
+          + " set_config('idle_in_transaction_session_timeout', '60000ms', true);";
+
+  private AppendBench() {}
+
+  /**
+   * Runs the benchmark.
+   *
+   * @param args samples per variant, units per sample with 1 event (a tenth with 100)
+   * @throws Exception when the server, pgbench or a unit fails
+   */
+  public static void main(String[] args) throws Exception {
+    int runs = args.length > 0 ? Integer.parseInt(args[0]) : 5;
+    int units = args.length > 1 ? Integer.parseInt(args[1]) : 3200;
+    Path dir = Files.createTempDirectory("bothy-bench-append");
+    Map<String, List<Double>> samples = new LinkedHashMap<>();
+    try (EmbeddedPostgresServer server =
+        EmbeddedPostgresServer.start(
+            dir.resolve("data"), 0, Duration.ofSeconds(60), Duration.ZERO)) {
+      java.io.PrintStream rows = System.out;
+      System.setOut(System.err);
+      try {
+        Migrator.migrate(server.superuserDataSource());
+      } finally {
+        System.setOut(rows);
+      }
+      prepare(server);
+      for (int run = 1; run <= runs; run++) {
+        System.err.printf("append: run %d of %d%n", run, runs);
+        for (int n : EVENTS_PER_UNIT) {
+          int count = n == 1 ? units : Math.max(32, units / 10);
+          for (int writers : WRITERS) {
+            String suffix = "-" + n + "ev-" + writers + "w";
+            record(samples, "pgbench" + suffix, pgbench(server, dir, ceiling(n), writers, count));
+            record(
+                samples, "bigserial" + suffix, pgbench(server, dir, bigserial(n), writers, count));
+            record(samples, "bothy" + suffix, bothy(server, n, writers, count));
+          }
+        }
+      }
+    } finally {
+      deleteTree(dir);
+    }
+    System.err.println();
+    System.err.println(
+        "| events/unit | writers | pgbench ceiling units/s | bigserial units/s | Bothy units/s"
+            + " | Bothy events/s | Bothy / ceiling | Bothy / bigserial |");
+    System.err.println("|---|---|---|---|---|---|---|---|");
+    for (int n : EVENTS_PER_UNIT) {
+      int count = n == 1 ? units : Math.max(32, units / 10);
+      for (int writers : WRITERS) {
+        String suffix = "-" + n + "ev-" + writers + "w";
+        int done = count / writers * writers;
+        double pg = done / median(samples.get("pgbench" + suffix));
+        double big = done / median(samples.get("bigserial" + suffix));
+        double bothy = done / median(samples.get("bothy" + suffix));
+        System.err.printf(
+            "| %d | %d | %.0f | %.0f | %.0f | %.0f | %.2f | %.2f |%n",
+            n, writers, pg, big, bothy, bothy * n, bothy / pg, bothy / big);
+      }
+    }
+  }
+
+  private static void prepare(EmbeddedPostgresServer server) throws Exception {
+    try (Connection c = server.superuserDataSource().getConnection();
+        Statement st = c.createStatement()) {
+      // Room for every sample: partitions up to 20 million numbers.
+      for (long from = 1_000_001; from < 20_000_001; from += 1_000_000) {
+        st.execute(
+            "SELECT bothy_event_log_create_partition(" + from + ", " + (from + 1_000_000) + ")");
+      }
+      st.execute(
+          "CREATE TABLE bench_bigserial (seq bigserial PRIMARY KEY, id uuid NOT NULL,"
+              + " type text NOT NULL, occurred_at timestamptz NOT NULL, resource_type text NOT"
+              + " NULL, resource_id uuid NOT NULL, actor_id uuid, payload jsonb NOT NULL,"
+              + " traceparent text)");
+      st.execute("GRANT SELECT, INSERT ON bench_bigserial TO bothy_app");
+      st.execute("GRANT USAGE ON SEQUENCE bench_bigserial_seq_seq TO bothy_app");
+    }
+  }
+
+  private static String rowsSelect(int n) {
+    return " gen_random_uuid(), 'settings.updated', now(), 'user', gen_random_uuid(), NULL,"
+        + " '{\"changedKeys\":[\"k\"]}'::jsonb, NULL FROM generate_series(1, "
+        + n
+        + ") g";
+  }
+
+  private static String ceiling(int n) {
+    // The same shape as JooqEventRepository: the counter UPDATE, then one statement that
+    // inserts the rows and queues the notification.
+    return String.join(
+        "\n",
+        "BEGIN;",
+        TIMEOUTS,
+        "UPDATE sequence_counters SET value = value + "
+            + n
+            + " WHERE name = 'event_seq'"
+            + " RETURNING value AS last \\gset",
+        "WITH inserted AS (INSERT INTO event_log (seq, id, type, occurred_at, resource_type,"
+            + " resource_id, actor_id, payload, traceparent) SELECT :last - "
+            + n
+            + " + g,"
+            + rowsSelect(n)
+            + " RETURNING seq) SELECT pg_notify('event_log', ':last'),"
+            + " (SELECT count(*) FROM inserted);",
+        "COMMIT;",
+        "");
+  }
+
+  private static String bigserial(int n) {
+    return String.join(
+        "\n",
+        "BEGIN;",
+        TIMEOUTS,
+        "INSERT INTO bench_bigserial (id, type, occurred_at, resource_type, resource_id,"
+            + " actor_id, payload, traceparent) SELECT"
+            + rowsSelect(n)
+            + ";",
+        "COMMIT;",
+        "");
+  }
+
+  private static void record(Map<String, List<Double>> samples, String variant, double seconds) {
+    samples.computeIfAbsent(variant, v -> new ArrayList<>()).add(seconds);
+    System.out.printf("%s\t%.4f%n", variant, seconds);
+    System.out.flush();
+  }
+
+  private static double pgbench(
+      EmbeddedPostgresServer server, Path dir, String script, int writers, int units)
+      throws Exception {
+    Path file = Files.createTempFile(dir, "script", ".sql");
+    Files.writeString(file, script);
+    List<String> command =
+        List.of(
+            "pgbench",
+            "-n",
+            "-h",
+            "127.0.0.1",
+            "-p",
+            Integer.toString(server.port()),
+            "-U",
+            "bothy_app",
+            "-c",
+            Integer.toString(writers),
+            "-j",
+            Integer.toString(Math.min(writers, 4)),
+            "-t",
+            Integer.toString(units / writers),
+            "-f",
+            file.toString(),
+            "postgres");
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes());
+    if (!p.waitFor(10, TimeUnit.MINUTES) || p.exitValue() != 0) {
+      throw new IllegalStateException("pgbench failed:\n" + out);
+    }
+    Matcher tps = TPS.matcher(out);
+    if (!tps.find()) {
+      throw new IllegalStateException("pgbench printed no tps:\n" + out);
+    }
+    return (units / writers * writers) / Double.parseDouble(tps.group(1));
+  }
+
+  private static double bothy(EmbeddedPostgresServer server, int n, int writers, int units)
+      throws Exception {
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(server.jdbcUrl("postgres"));
+    config.setUsername("bothy_app");
+    config.setMaximumPoolSize(writers);
+    config.setPoolName("bench");
+    try (HikariDataSource pool = new HikariDataSource(config)) {
+      HookRegistry hooks = new HookRegistry();
+      PgUnitOfWork uow =
+          new PgUnitOfWork(pool, SETTINGS, hooks, Sleeper.system(), ThreadLocalRandom.current());
+      AppendService appender =
+          new AppendService(
+              uow,
+              EventTypes.withBuiltIns(),
+              new JacksonPayloadCodec(Jackson.newObjectMapper()),
+              Clock.system(),
+              64 * 1024);
+      hooks.register(
+          Phase.SYNC,
+          AppendHook.NAME,
+          new AppendHook(
+              uow,
+              new CounterService(uow, new JooqCounterRepository()),
+              new JooqEventRepository(),
+              (events, nanos) -> {}));
+      UUID user = Ids.newId();
+      EventDraft[] drafts = new EventDraft[n];
+      for (int i = 0; i < n; i++) {
+        drafts[i] =
+            new EventDraft(
+                "settings.updated",
+                new ResourceRef("user", user),
+                Optional.empty(),
+                new SettingsUpdated(List.of("k")));
+      }
+      for (int i = 0; i < writers; i++) {
+        uow.run(() -> appender.append(drafts));
+      }
+      ExecutorService threads = Executors.newFixedThreadPool(writers);
+      try {
+        long began = System.nanoTime();
+        List<Future<?>> done = new ArrayList<>();
+        for (int w = 0; w < writers; w++) {
+          done.add(
+              threads.submit(
+                  () -> {
+                    for (int i = 0; i < units / writers; i++) {
+                      uow.run(() -> appender.append(drafts));
+                    }
+                    return null;
+                  }));
+        }
+        for (Future<?> f : done) {
+          f.get(10, TimeUnit.MINUTES);
+        }
+        return (System.nanoTime() - began) / 1e9;
+      } finally {
+        threads.shutdownNow();
+      }
+    }
+  }
+
+  private static double median(List<Double> values) {
+    List<Double> sorted = new ArrayList<>(values);
+    sorted.sort(null);
+    int n = sorted.size();
+    return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+  }
+
+  private static void deleteTree(Path root) throws java.io.IOException {
+    try (var paths = Files.walk(root)) {
+      for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    }
+  }
+}
