@@ -1,44 +1,19 @@
 package dev.bothy.bench;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import dev.bothy.instance.adapters.postgres.JooqCounterRepository;
-import dev.bothy.instance.app.CounterService;
-import dev.bothy.kernel.Clock;
 import dev.bothy.kernel.Ids;
-import dev.bothy.kernel.txn.Phase;
 import dev.bothy.platform.pg.EmbeddedPostgresServer;
-import dev.bothy.platform.pg.HookRegistry;
-import dev.bothy.platform.pg.Migrator;
-import dev.bothy.platform.pg.PgUnitOfWork;
-import dev.bothy.platform.pg.Sleeper;
 import dev.bothy.platform.pg.TxSettings;
 import dev.bothy.sync.EventDraft;
-import dev.bothy.sync.EventTypes;
-import dev.bothy.sync.ResourceRef;
-import dev.bothy.sync.SettingsUpdated;
-import dev.bothy.sync.adapters.postgres.JooqEventRepository;
-import dev.bothy.sync.app.AppendHook;
-import dev.bothy.sync.app.AppendService;
-import dev.bothy.wire.JacksonPayloadCodec;
-import io.dropwizard.jackson.Jackson;
+import dev.bothy.testing.EventLogFixture;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.UUID;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -84,13 +59,7 @@ public final class AppendBench {
     try (EmbeddedPostgresServer server =
         EmbeddedPostgresServer.start(
             dir.resolve("data"), 0, Duration.ofSeconds(60), Duration.ZERO)) {
-      java.io.PrintStream rows = System.out;
-      System.setOut(System.err);
-      try {
-        Migrator.migrate(server.superuserDataSource());
-      } finally {
-        System.setOut(rows);
-      }
+      BenchSupport.migrate(server);
       prepare(server);
       for (int run = 1; run <= runs; run++) {
         System.err.printf("append: run %d of %d%n", run, runs);
@@ -98,15 +67,20 @@ public final class AppendBench {
           int count = n == 1 ? units : Math.max(32, units / 10);
           for (int writers : WRITERS) {
             String suffix = "-" + n + "ev-" + writers + "w";
-            record(samples, "pgbench" + suffix, pgbench(server, dir, ceiling(n), writers, count));
-            record(
-                samples, "bigserial" + suffix, pgbench(server, dir, bigserial(n), writers, count));
-            record(samples, "bothy" + suffix, bothy(server, n, writers, count));
+            BenchSupport.record(
+                samples,
+                "pgbench" + suffix,
+                BenchSupport.pgbench(server, dir, ceiling(n), writers, count));
+            BenchSupport.record(
+                samples,
+                "bigserial" + suffix,
+                BenchSupport.pgbench(server, dir, bigserial(n), writers, count));
+            BenchSupport.record(samples, "bothy" + suffix, bothy(server, n, writers, count));
           }
         }
       }
     } finally {
-      deleteTree(dir);
+      BenchSupport.deleteTree(dir);
     }
     System.err.println();
     System.err.println(
@@ -118,9 +92,9 @@ public final class AppendBench {
       for (int writers : WRITERS) {
         String suffix = "-" + n + "ev-" + writers + "w";
         int done = count / writers * writers;
-        double pg = done / median(samples.get("pgbench" + suffix));
-        double big = done / median(samples.get("bigserial" + suffix));
-        double bothy = done / median(samples.get("bothy" + suffix));
+        double pg = done / BenchSupport.median(samples.get("pgbench" + suffix));
+        double big = done / BenchSupport.median(samples.get("bigserial" + suffix));
+        double bothy = done / BenchSupport.median(samples.get("bothy" + suffix));
         System.err.printf(
             "| %d | %d | %.0f | %.0f | %.0f | %.0f | %.2f | %.2f |%n",
             n, writers, pg, big, bothy, bothy * n, bothy / pg, bothy / big);
@@ -188,123 +162,16 @@ public final class AppendBench {
         "");
   }
 
-  private static void record(Map<String, List<Double>> samples, String variant, double seconds) {
-    samples.computeIfAbsent(variant, v -> new ArrayList<>()).add(seconds);
-    System.out.printf("%s\t%.4f%n", variant, seconds);
-    System.out.flush();
-  }
-
-  private static double pgbench(
-      EmbeddedPostgresServer server, Path dir, String script, int writers, int units)
-      throws Exception {
-    Path file = Files.createTempFile(dir, "script", ".sql");
-    Files.writeString(file, script);
-    List<String> command =
-        List.of(
-            "pgbench",
-            "-n",
-            "-h",
-            "127.0.0.1",
-            "-p",
-            Integer.toString(server.port()),
-            "-U",
-            "bothy_app",
-            "-c",
-            Integer.toString(writers),
-            "-j",
-            Integer.toString(Math.min(writers, 4)),
-            "-t",
-            Integer.toString(units / writers),
-            "-f",
-            file.toString(),
-            "postgres");
-    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes());
-    if (!p.waitFor(10, TimeUnit.MINUTES) || p.exitValue() != 0) {
-      throw new IllegalStateException("pgbench failed:\n" + out);
-    }
-    Matcher tps = TPS.matcher(out);
-    if (!tps.find()) {
-      throw new IllegalStateException("pgbench printed no tps:\n" + out);
-    }
-    return (units / writers * writers) / Double.parseDouble(tps.group(1));
-  }
-
   private static double bothy(EmbeddedPostgresServer server, int n, int writers, int units)
       throws Exception {
-    HikariConfig config = new HikariConfig();
-    config.setJdbcUrl(server.jdbcUrl("postgres"));
-    config.setUsername("bothy_app");
-    config.setMaximumPoolSize(writers);
-    config.setPoolName("bench");
-    try (HikariDataSource pool = new HikariDataSource(config)) {
-      HookRegistry hooks = new HookRegistry();
-      PgUnitOfWork uow =
-          new PgUnitOfWork(pool, SETTINGS, hooks, Sleeper.system(), ThreadLocalRandom.current());
-      AppendService appender =
-          new AppendService(
-              uow,
-              EventTypes.withBuiltIns(),
-              new JacksonPayloadCodec(Jackson.newObjectMapper()),
-              Clock.system(),
-              64 * 1024);
-      hooks.register(
-          Phase.SYNC,
-          AppendHook.NAME,
-          new AppendHook(
-              uow,
-              new CounterService(uow, new JooqCounterRepository()),
-              new JooqEventRepository(),
-              (events, nanos) -> {}));
-      UUID user = Ids.newId();
-      EventDraft[] drafts = new EventDraft[n];
-      for (int i = 0; i < n; i++) {
-        drafts[i] =
-            new EventDraft(
-                "settings.updated",
-                new ResourceRef("user", user),
-                Optional.empty(),
-                new SettingsUpdated(List.of("k")));
-      }
+    try (HikariDataSource pool = BenchSupport.pool(server, writers)) {
+      EventLogFixture log = new EventLogFixture(pool);
+      EventDraft[] drafts = EventLogFixture.drafts(Ids.newId(), n);
       for (int i = 0; i < writers; i++) {
-        uow.run(() -> appender.append(drafts));
+        log.uow.run(() -> log.appender.append(drafts));
       }
-      ExecutorService threads = Executors.newFixedThreadPool(writers);
-      try {
-        long began = System.nanoTime();
-        List<Future<?>> done = new ArrayList<>();
-        for (int w = 0; w < writers; w++) {
-          done.add(
-              threads.submit(
-                  () -> {
-                    for (int i = 0; i < units / writers; i++) {
-                      uow.run(() -> appender.append(drafts));
-                    }
-                    return null;
-                  }));
-        }
-        for (Future<?> f : done) {
-          f.get(10, TimeUnit.MINUTES);
-        }
-        return (System.nanoTime() - began) / 1e9;
-      } finally {
-        threads.shutdownNow();
-      }
-    }
-  }
-
-  private static double median(List<Double> values) {
-    List<Double> sorted = new ArrayList<>(values);
-    sorted.sort(null);
-    int n = sorted.size();
-    return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
-  }
-
-  private static void deleteTree(Path root) throws java.io.IOException {
-    try (var paths = Files.walk(root)) {
-      for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
+      return BenchSupport.writers(
+          writers, units, () -> log.uow.run(() -> log.appender.append(drafts)));
     }
   }
 }

@@ -1,6 +1,5 @@
 package dev.bothy.bench;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.bothy.instance.CounterName;
 import dev.bothy.instance.adapters.postgres.JooqCounterRepository;
@@ -8,24 +7,16 @@ import dev.bothy.instance.app.CounterService;
 import dev.bothy.kernel.txn.Phase;
 import dev.bothy.platform.pg.EmbeddedPostgresServer;
 import dev.bothy.platform.pg.HookRegistry;
-import dev.bothy.platform.pg.Migrator;
 import dev.bothy.platform.pg.PgUnitOfWork;
 import dev.bothy.platform.pg.Sleeper;
 import dev.bothy.platform.pg.TxSettings;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -73,90 +64,38 @@ public final class CountersBench {
     int runs = args.length > 0 ? Integer.parseInt(args[0]) : 5;
     int units = args.length > 1 ? Integer.parseInt(args[1]) : 3200;
     Path dir = Files.createTempDirectory("bothy-bench-counters");
-    Path script = dir.resolve("counter.sql");
-    Files.writeString(script, PGBENCH_SCRIPT);
     Map<String, List<Double>> samples = new LinkedHashMap<>();
     try (EmbeddedPostgresServer server =
         EmbeddedPostgresServer.start(
             dir.resolve("data"), 0, Duration.ofSeconds(60), Duration.ZERO)) {
-      // Liquibase prints its progress on standard output, which carries only result rows here.
-      java.io.PrintStream rows = System.out;
-      System.setOut(System.err);
-      try {
-        Migrator.migrate(server.superuserDataSource());
-      } finally {
-        System.setOut(rows);
-      }
+      BenchSupport.migrate(server);
       for (int run = 1; run <= runs; run++) {
         System.err.printf("counters: run %d of %d%n", run, runs);
         for (int writers : WRITERS) {
-          record(samples, "pgbench-" + writers, pgbench(server, script, writers, units));
-          record(samples, "bothy-" + writers, bothy(server, writers, units));
+          BenchSupport.record(
+              samples,
+              "pgbench-" + writers,
+              BenchSupport.pgbench(server, dir, PGBENCH_SCRIPT, writers, units));
+          BenchSupport.record(samples, "bothy-" + writers, bothy(server, writers, units));
         }
       }
     } finally {
-      deleteTree(dir);
+      BenchSupport.deleteTree(dir);
     }
     System.err.println();
     System.err.println("| writers | pgbench units/s | Bothy units/s | Bothy / pgbench |");
     System.err.println("|---|---|---|---|");
     for (int writers : WRITERS) {
       int done = units / writers * writers;
-      double pg = done / median(samples.get("pgbench-" + writers));
-      double bothy = done / median(samples.get("bothy-" + writers));
+      double pg = done / BenchSupport.median(samples.get("pgbench-" + writers));
+      double bothy = done / BenchSupport.median(samples.get("bothy-" + writers));
       System.err.printf("| %d | %.0f | %.0f | %.2f |%n", writers, pg, bothy, bothy / pg);
     }
   }
 
-  private static void record(Map<String, List<Double>> samples, String variant, double seconds) {
-    samples.computeIfAbsent(variant, v -> new ArrayList<>()).add(seconds);
-    System.out.printf("%s\t%.4f%n", variant, seconds);
-    System.out.flush();
-  }
-
-  private static double pgbench(EmbeddedPostgresServer server, Path script, int writers, int units)
-      throws Exception {
-    List<String> command =
-        List.of(
-            "pgbench",
-            "-n",
-            "-h",
-            "127.0.0.1",
-            "-p",
-            Integer.toString(server.port()),
-            "-U",
-            "bothy_app",
-            "-c",
-            Integer.toString(writers),
-            "-j",
-            Integer.toString(Math.min(writers, 4)),
-            "-t",
-            Integer.toString(units / writers),
-            "-f",
-            script.toString(),
-            "postgres");
-    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes());
-    if (!p.waitFor(10, TimeUnit.MINUTES) || p.exitValue() != 0) {
-      throw new IllegalStateException("pgbench failed:\n" + out);
-    }
-    // pgbench's own rate excludes its process start and connection set-up, as Bothy's timing
-    // excludes the warmed pool's.
-    Matcher tps = TPS.matcher(out);
-    if (!tps.find()) {
-      throw new IllegalStateException("pgbench printed no tps:\n" + out);
-    }
-    return (units / writers * writers) / Double.parseDouble(tps.group(1));
-  }
-
   private static double bothy(EmbeddedPostgresServer server, int writers, int units)
       throws Exception {
-    HikariConfig config = new HikariConfig();
-    config.setJdbcUrl(server.jdbcUrl("postgres"));
-    config.setUsername("bothy_app");
-    config.setMaximumPoolSize(writers);
-    config.setPoolName("bench");
-    try (HikariDataSource pool = new HikariDataSource(config)) {
+    try (HikariDataSource pool = BenchSupport.pool(server, writers)) {
       HookRegistry hooks = new HookRegistry();
       PgUnitOfWork uow =
           new PgUnitOfWork(pool, SETTINGS, hooks, Sleeper.system(), ThreadLocalRandom.current());
@@ -167,45 +106,7 @@ public final class CountersBench {
       for (int i = 0; i < writers; i++) {
         uow.run(() -> null);
       }
-      ExecutorService threads = Executors.newFixedThreadPool(writers);
-      try {
-        long began = System.nanoTime();
-        List<Future<?>> done = new ArrayList<>();
-        for (int w = 0; w < writers; w++) {
-          done.add(
-              threads.submit(
-                  () -> {
-                    for (int i = 0; i < units / writers; i++) {
-                      uow.run(() -> null);
-                    }
-                    return null;
-                  }));
-        }
-        for (Future<?> f : done) {
-          f.get(10, TimeUnit.MINUTES);
-        }
-        return (System.nanoTime() - began) / 1e9;
-      } finally {
-        threads.shutdownNow();
-      }
-    }
-  }
-
-  private static double median(List<Double> values) {
-    List<Double> sorted = new ArrayList<>(values);
-    sorted.sort(null);
-    int n = sorted.size();
-    return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
-  }
-
-  private static void deleteTree(Path root) throws IOException {
-    if (!Files.exists(root)) {
-      return;
-    }
-    try (var paths = Files.walk(root)) {
-      for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
+      return BenchSupport.writers(writers, units, () -> uow.run(() -> null));
     }
   }
 }

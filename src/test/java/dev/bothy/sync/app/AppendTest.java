@@ -3,8 +3,6 @@ package dev.bothy.sync.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.bothy.instance.adapters.postgres.JooqCounterRepository;
-import dev.bothy.instance.app.CounterService;
 import dev.bothy.kernel.BothyException;
 import dev.bothy.kernel.Clock;
 import dev.bothy.kernel.ErrorKind;
@@ -13,27 +11,21 @@ import dev.bothy.kernel.txn.Phase;
 import dev.bothy.kernel.txn.TxKey;
 import dev.bothy.platform.pg.HookRegistry;
 import dev.bothy.platform.pg.PgUnitOfWork;
-import dev.bothy.platform.pg.TxSettings;
 import dev.bothy.sync.Event;
 import dev.bothy.sync.EventDraft;
-import dev.bothy.sync.EventTypes;
 import dev.bothy.sync.ReadResult;
 import dev.bothy.sync.ResourceRef;
 import dev.bothy.sync.SettingsUpdated;
-import dev.bothy.sync.adapters.postgres.JooqEventRepository;
+import dev.bothy.testing.EventLogFixture;
 import dev.bothy.testing.PgExtension;
-import dev.bothy.wire.JacksonPayloadCodec;
-import io.dropwizard.jackson.Jackson;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
-import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -50,14 +42,6 @@ import org.postgresql.PGNotification;
 class AppendTest {
   @RegisterExtension static final PgExtension PG = new PgExtension();
 
-  private static final TxSettings SETTINGS =
-      new TxSettings(
-          Duration.ofSeconds(30),
-          Duration.ofSeconds(10),
-          Duration.ofSeconds(30),
-          5,
-          Duration.ofMillis(5),
-          Duration.ofMillis(50));
   private static final int MAX_PAYLOAD_BYTES = 200;
   private static final UUID ALEX = Ids.newId();
 
@@ -68,23 +52,12 @@ class AppendTest {
 
   @BeforeEach
   void setUp() {
-    hooks = new HookRegistry();
-    uow =
-        new PgUnitOfWork(PG.app(), SETTINGS, hooks, d -> Thread.sleep(d.toMillis()), new Random());
-    appender =
-        new AppendService(
-            uow,
-            EventTypes.withBuiltIns(),
-            new JacksonPayloadCodec(Jackson.newObjectMapper()),
-            Clock.system(),
-            MAX_PAYLOAD_BYTES);
-    JooqEventRepository events = new JooqEventRepository();
-    hooks.register(
-        Phase.SYNC,
-        AppendHook.NAME,
-        new AppendHook(
-            uow, new CounterService(uow, new JooqCounterRepository()), events, (n, nanos) -> {}));
-    log = new EventLogService(uow, events);
+    EventLogFixture fixture =
+        new EventLogFixture(PG.app(), Clock.system(), MAX_PAYLOAD_BYTES, (n, nanos) -> {});
+    hooks = fixture.hooks;
+    uow = fixture.uow;
+    appender = fixture.appender;
+    log = fixture.log;
   }
 
   private static EventDraft draft(String... keys) {

@@ -2,32 +2,19 @@ package dev.bothy.sync.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.bothy.instance.adapters.postgres.JooqCounterRepository;
-import dev.bothy.instance.app.CounterService;
 import dev.bothy.kernel.Ids;
 import dev.bothy.kernel.SettableClock;
-import dev.bothy.kernel.txn.Phase;
-import dev.bothy.platform.pg.HookRegistry;
 import dev.bothy.platform.pg.PgUnitOfWork;
-import dev.bothy.platform.pg.TxSettings;
-import dev.bothy.sync.EventDraft;
-import dev.bothy.sync.EventTypes;
 import dev.bothy.sync.ReadResult;
-import dev.bothy.sync.ResourceRef;
-import dev.bothy.sync.SettingsUpdated;
-import dev.bothy.sync.adapters.postgres.JooqEventRepository;
 import dev.bothy.sync.adapters.postgres.JooqPartitionRepository;
+import dev.bothy.testing.EventLogFixture;
 import dev.bothy.testing.PgExtension;
-import dev.bothy.wire.JacksonPayloadCodec;
-import io.dropwizard.jackson.Jackson;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Optional;
-import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
@@ -42,21 +29,13 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class PartitionMaintenanceTest {
   @RegisterExtension static final PgExtension PG = new PgExtension();
 
-  private static final TxSettings SETTINGS =
-      new TxSettings(
-          Duration.ofSeconds(30),
-          Duration.ofSeconds(5),
-          Duration.ofSeconds(30),
-          3,
-          Duration.ofMillis(5),
-          Duration.ofMillis(50));
   private static final long SIZE = 10;
   private static final Duration RETENTION = Duration.ofDays(7);
   private static final UUID ROBIN = Ids.newId();
 
   private final SettableClock clock = new SettableClock(Instant.parse("2026-01-01T00:00:00Z"));
+  private EventLogFixture fixture;
   private PgUnitOfWork uow;
-  private AppendService appender;
   private EventLogService log;
   private PartitionMaintenance maintenance;
 
@@ -71,42 +50,16 @@ class PartitionMaintenanceTest {
 
   @BeforeEach
   void setUp() {
-    HookRegistry hooks = new HookRegistry();
-    uow =
-        new PgUnitOfWork(PG.app(), SETTINGS, hooks, d -> Thread.sleep(d.toMillis()), new Random());
-    appender =
-        new AppendService(
-            uow,
-            EventTypes.withBuiltIns(),
-            new JacksonPayloadCodec(Jackson.newObjectMapper()),
-            clock,
-            1024);
-    JooqEventRepository events = new JooqEventRepository();
-    hooks.register(
-        Phase.SYNC,
-        AppendHook.NAME,
-        new AppendHook(
-            uow, new CounterService(uow, new JooqCounterRepository()), events, (n, t) -> {}));
-    log = new EventLogService(uow, events);
+    fixture = new EventLogFixture(PG.app(), clock, 1024, (n, nanos) -> {});
+    uow = fixture.uow;
+    log = fixture.log;
     maintenance =
         new PartitionMaintenance(
-            uow, new JooqPartitionRepository(), events, clock, SIZE, 2, RETENTION);
+            uow, new JooqPartitionRepository(), fixture.events, clock, SIZE, 2, RETENTION);
   }
 
   private void append(int n) {
-    uow.run(
-        () -> {
-          EventDraft[] drafts = new EventDraft[n];
-          for (int i = 0; i < n; i++) {
-            drafts[i] =
-                new EventDraft(
-                    "settings.updated",
-                    new ResourceRef("user", ROBIN),
-                    Optional.empty(),
-                    new SettingsUpdated(List.of("k")));
-          }
-          return appender.append(drafts);
-        });
+    fixture.append(ROBIN, n);
   }
 
   private List<Partition> partitions() {

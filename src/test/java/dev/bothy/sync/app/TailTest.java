@@ -2,34 +2,21 @@ package dev.bothy.sync.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.bothy.instance.adapters.postgres.JooqCounterRepository;
-import dev.bothy.instance.app.CounterService;
-import dev.bothy.kernel.Clock;
 import dev.bothy.kernel.Ids;
-import dev.bothy.kernel.txn.Phase;
-import dev.bothy.platform.pg.HookRegistry;
 import dev.bothy.platform.pg.Listener;
 import dev.bothy.platform.pg.PgUnitOfWork;
 import dev.bothy.platform.pg.PoolSettings;
-import dev.bothy.platform.pg.TxSettings;
-import dev.bothy.sync.EventDraft;
-import dev.bothy.sync.EventTypes;
 import dev.bothy.sync.LogTail;
-import dev.bothy.sync.ResourceRef;
-import dev.bothy.sync.SettingsUpdated;
 import dev.bothy.sync.TailSignal;
 import dev.bothy.sync.adapters.postgres.JooqEventRepository;
+import dev.bothy.testing.EventLogFixture;
 import dev.bothy.testing.PgExtension;
-import dev.bothy.wire.JacksonPayloadCodec;
-import io.dropwizard.jackson.Jackson;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
@@ -44,14 +31,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class TailTest {
   @RegisterExtension static final PgExtension PG = new PgExtension();
 
-  private static final TxSettings SETTINGS =
-      new TxSettings(
-          Duration.ofSeconds(30),
-          Duration.ofSeconds(10),
-          Duration.ofSeconds(30),
-          5,
-          Duration.ofMillis(5),
-          Duration.ofMillis(50));
   private static final UUID SAM = Ids.newId();
   private static final String TAIL_APPLICATION = "bothy-tail-test";
 
@@ -59,27 +38,16 @@ class TailTest {
   private PgUnitOfWork uow;
   private AppendService appender;
   private EventLogService log;
+  private EventLogFixture events;
   private TailService tail;
 
   @BeforeEach
   void setUp() {
-    HookRegistry hooks = new HookRegistry();
-    uow =
-        new PgUnitOfWork(PG.app(), SETTINGS, hooks, d -> Thread.sleep(d.toMillis()), new Random());
-    appender =
-        new AppendService(
-            uow,
-            EventTypes.withBuiltIns(),
-            new JacksonPayloadCodec(Jackson.newObjectMapper()),
-            Clock.system(),
-            1024);
-    JooqEventRepository events = new JooqEventRepository();
-    hooks.register(
-        Phase.SYNC,
-        AppendHook.NAME,
-        new AppendHook(
-            uow, new CounterService(uow, new JooqCounterRepository()), events, (n, nanos) -> {}));
-    log = new EventLogService(uow, events);
+    EventLogFixture fixture = new EventLogFixture(PG.app());
+    uow = fixture.uow;
+    appender = fixture.appender;
+    log = fixture.log;
+    events = fixture;
   }
 
   @AfterEach
@@ -95,19 +63,7 @@ class TailTest {
   }
 
   private void append(int n) {
-    uow.run(
-        () -> {
-          EventDraft[] drafts = new EventDraft[n];
-          for (int i = 0; i < n; i++) {
-            drafts[i] =
-                new EventDraft(
-                    "settings.updated",
-                    new ResourceRef("user", SAM),
-                    Optional.empty(),
-                    new SettingsUpdated(List.of("k" + i)));
-          }
-          return appender.append(drafts);
-        });
+    events.append(SAM, n);
   }
 
   @Test
