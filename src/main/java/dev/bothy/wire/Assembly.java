@@ -125,7 +125,15 @@ final class Assembly {
               config.sync().maxPayloadBytes());
       EventLogMetrics metrics = new EventLogMetrics(environment.metrics());
       hooks.register(
-          Phase.SYNC, AppendHook.NAME, new AppendHook(unitOfWork, counters, events, metrics));
+          Phase.SYNC,
+          AppendHook.NAME,
+          new AppendHook(
+              unitOfWork,
+              counters,
+              events,
+              metrics,
+              config.sync().maxConcurrentAppends(),
+              db.lockTimeout().toJavaDuration()));
       eventLog = new EventLogService(unitOfWork, events);
       metrics.registerGauges(eventLog);
 

@@ -165,7 +165,13 @@ public final class AppendBench {
   private static double bothy(EmbeddedPostgresServer server, int n, int writers, int units)
       throws Exception {
     try (HikariDataSource pool = BenchSupport.pool(server, writers)) {
-      EventLogFixture log = new EventLogFixture(pool);
+      EventLogFixture log =
+          new EventLogFixture(
+              pool,
+              dev.bothy.kernel.Clock.system(),
+              64 * 1024,
+              (events, nanos) -> {},
+              Integer.getInteger("bench.maxConcurrentAppends", 2));
       EventDraft[] drafts = EventLogFixture.drafts(Ids.newId(), n);
       for (int i = 0; i < writers; i++) {
         log.uow.run(() -> log.appender.append(drafts));

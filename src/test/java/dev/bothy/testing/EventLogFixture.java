@@ -63,9 +63,14 @@ public final class EventLogFixture {
    * @param clock the time of {@code occurred_at}
    * @param maxPayloadBytes {@code sync.maxPayloadBytes}
    * @param metrics where committed appends are reported
+   * @param maxConcurrentAppends {@code sync.maxConcurrentAppends}
    */
   public EventLogFixture(
-      DataSource dataSource, Clock clock, int maxPayloadBytes, AppendMetrics metrics) {
+      DataSource dataSource,
+      Clock clock,
+      int maxPayloadBytes,
+      AppendMetrics metrics,
+      int maxConcurrentAppends) {
     uow =
         new PgUnitOfWork(
             dataSource, SETTINGS, hooks, d -> Thread.sleep(d.toMillis()), new Random());
@@ -79,7 +84,13 @@ public final class EventLogFixture {
     hooks.register(
         Phase.SYNC,
         AppendHook.NAME,
-        new AppendHook(uow, new CounterService(uow, new JooqCounterRepository()), events, metrics));
+        new AppendHook(
+            uow,
+            new CounterService(uow, new JooqCounterRepository()),
+            events,
+            metrics,
+            maxConcurrentAppends,
+            SETTINGS.lockTimeout()));
     log = new EventLogService(uow, events);
   }
 
@@ -89,7 +100,7 @@ public final class EventLogFixture {
    * @param dataSource the runtime role's data source
    */
   public EventLogFixture(DataSource dataSource) {
-    this(dataSource, Clock.system(), 64 * 1024, (n, nanos) -> {});
+    this(dataSource, Clock.system(), 64 * 1024, (n, nanos) -> {}, 2);
   }
 
   /**

@@ -110,4 +110,14 @@ public interface UnitOfWork {
    * @throws dev.bothy.kernel.BothyException {@code internal} outside a unit
    */
   void afterCommit(Runnable callback);
+
+  /**
+   * Registers a callback that runs when the current attempt of the unit ends, committed or rolled
+   * back, on the calling thread: for releasing what the attempt took (a permit, a slot). A callback
+   * that throws is logged and the others still run.
+   *
+   * @param callback the callback
+   * @throws dev.bothy.kernel.BothyException {@code internal} outside a unit
+   */
+  void onCompletion(Runnable callback);
 }

@@ -140,6 +140,7 @@ public final class PgUnitOfWork implements UnitOfWork {
         throw rethrowable(failure);
       } finally {
         CURRENT.remove();
+        unit.runCompletion();
       }
     } catch (SQLException e) {
       throw rethrowable(e);
@@ -271,6 +272,11 @@ public final class PgUnitOfWork implements UnitOfWork {
   }
 
   @Override
+  public void onCompletion(Runnable callback) {
+    currentUnit("onCompletion()").completion.add(Objects.requireNonNull(callback, "callback"));
+  }
+
+  @Override
   public void afterCommit(Runnable callback) {
     currentUnit("afterCommit()").afterCommit.add(Objects.requireNonNull(callback, "callback"));
   }
@@ -288,6 +294,7 @@ public final class PgUnitOfWork implements UnitOfWork {
     private final Connection connection;
     private final Map<TxKey<?>, Object> values = new IdentityHashMap<>();
     private final List<Runnable> afterCommit = new ArrayList<>();
+    private final List<Runnable> completion = new ArrayList<>();
     private Phase phase = Phase.RIGHTS_BEGIN;
     private DSLContext dsl;
 
@@ -305,6 +312,16 @@ public final class PgUnitOfWork implements UnitOfWork {
     @SuppressWarnings("unchecked")
     <T> T value(TxKey<T> key) {
       return (T) values.get(key);
+    }
+
+    void runCompletion() {
+      for (Runnable callback : completion) {
+        try {
+          callback.run();
+        } catch (RuntimeException e) {
+          LOG.error("completion callback failed", e);
+        }
+      }
     }
 
     void runAfterCommit() {

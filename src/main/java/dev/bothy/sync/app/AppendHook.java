@@ -2,10 +2,14 @@ package dev.bothy.sync.app;
 
 import dev.bothy.instance.CounterName;
 import dev.bothy.instance.Counters;
+import dev.bothy.kernel.BothyException;
 import dev.bothy.kernel.txn.PhaseHook;
 import dev.bothy.kernel.txn.UnitOfWork;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The sync phase hook {@code sync.append}: numbers the unit's buffered events from the {@code
@@ -25,6 +29,8 @@ public final class AppendHook implements PhaseHook {
   private final Counters counters;
   private final EventRepository repository;
   private final AppendMetrics metrics;
+  private final Semaphore permits;
+  private final Duration permitWait;
 
   /**
    * Creates the hook.
@@ -33,13 +39,24 @@ public final class AppendHook implements PhaseHook {
    * @param counters the counters, for {@code event_seq}
    * @param repository the storage
    * @param metrics where committed appends are reported
+   * @param maxConcurrentAppends {@code sync.maxConcurrentAppends}: units of this process that may
+   *     hold or wait for the {@code event_seq} row at once; the others queue in the process, so the
+   *     row's lock queue in PostgreSQL stays short
+   * @param permitWait {@code database.lockTimeout}: the longest a unit queues for its turn
    */
   public AppendHook(
-      UnitOfWork unitOfWork, Counters counters, EventRepository repository, AppendMetrics metrics) {
+      UnitOfWork unitOfWork,
+      Counters counters,
+      EventRepository repository,
+      AppendMetrics metrics,
+      int maxConcurrentAppends,
+      Duration permitWait) {
     this.unitOfWork = Objects.requireNonNull(unitOfWork, "unitOfWork");
     this.counters = Objects.requireNonNull(counters, "counters");
     this.repository = Objects.requireNonNull(repository, "repository");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
+    this.permits = new Semaphore(maxConcurrentAppends, true);
+    this.permitWait = Objects.requireNonNull(permitWait, "permitWait");
   }
 
   @Override
@@ -49,11 +66,31 @@ public final class AppendHook implements PhaseHook {
       return;
     }
     int n = buffer.size();
+    acquireTurn();
     long last = counters.advance(CounterName.EVENT_SEQ, n);
     // Timed from the moment the lock is ours, so waiting for the row is not counted as holding.
     long locked = System.nanoTime();
     repository.insertAndNotify(last - n + 1, buffer);
     // The lock lasts until the commit returns; the callback runs right after it.
     unitOfWork.afterCommit(() -> metrics.committed(n, System.nanoTime() - locked));
+  }
+
+  /**
+   * Waits for one of the {@code sync.maxConcurrentAppends} turns; the turn is given back when the
+   * unit ends, committed or rolled back. A waiter wakes only when a turn frees, instead of every
+   * waiter on the row waking at each commit.
+   */
+  private void acquireTurn() {
+    try {
+      if (!permits.tryAcquire(permitWait.toNanos(), TimeUnit.NANOSECONDS)) {
+        throw BothyException.unavailable(
+            "no append turn within database.lockTimeout (sync.maxConcurrentAppends are busy)",
+            null);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw BothyException.unavailable("interrupted while waiting for an append turn", e);
+    }
+    unitOfWork.onCompletion(permits::release);
   }
 }

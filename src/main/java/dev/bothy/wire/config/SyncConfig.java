@@ -35,6 +35,12 @@ public class SyncConfig {
   /** Default of {@code sync.partitionMaintenanceInterval}. */
   public static final Duration DEFAULT_PARTITION_MAINTENANCE_INTERVAL = Duration.minutes(5);
 
+  /** Default of {@code sync.maxConcurrentAppends}. */
+  public static final int DEFAULT_MAX_CONCURRENT_APPENDS = 2;
+
+  /** Upper bound of {@code sync.maxConcurrentAppends}. */
+  public static final int MAX_CONCURRENT_APPENDS_LIMIT = 1000;
+
   /** Default of {@code sync.tailPollInterval}. */
   public static final Duration DEFAULT_TAIL_POLL_INTERVAL = Duration.seconds(1);
 
@@ -60,6 +66,15 @@ public class SyncConfig {
   @Max(MAX_PAYLOAD_BYTES_LIMIT)
   @JsonProperty
   private int maxPayloadBytes = DEFAULT_MAX_PAYLOAD_BYTES;
+
+  @Doc(
+      "Units of one process that may hold or wait for the event_seq counter row at once;"
+          + " the others queue inside the process, which keeps the row's lock queue short"
+          + " when many writers append (docs/benchmarks.md, append).")
+  @Min(1)
+  @Max(MAX_CONCURRENT_APPENDS_LIMIT)
+  @JsonProperty
+  private int maxConcurrentAppends = DEFAULT_MAX_CONCURRENT_APPENDS;
 
   @Doc(
       "How long events are kept: a partition is dropped whole once its newest event is older;"
@@ -110,6 +125,15 @@ public class SyncConfig {
   @Max(MAX_TAIL_SUBSCRIBER_BUFFER)
   @JsonProperty
   private int tailSubscriberBuffer = DEFAULT_TAIL_SUBSCRIBER_BUFFER;
+
+  /**
+   * Returns {@code sync.maxConcurrentAppends}.
+   *
+   * @return the number of units
+   */
+  public int maxConcurrentAppends() {
+    return maxConcurrentAppends;
+  }
 
   /**
    * Returns {@code sync.eventRetention}.

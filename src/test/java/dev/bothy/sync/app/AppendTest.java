@@ -53,7 +53,7 @@ class AppendTest {
   @BeforeEach
   void setUp() {
     EventLogFixture fixture =
-        new EventLogFixture(PG.app(), Clock.system(), MAX_PAYLOAD_BYTES, (n, nanos) -> {});
+        new EventLogFixture(PG.app(), Clock.system(), MAX_PAYLOAD_BYTES, (n, nanos) -> {}, 2);
     hooks = fixture.hooks;
     uow = fixture.uow;
     appender = fixture.appender;
@@ -179,6 +179,27 @@ class AppendTest {
     assertThat(event.resource()).isEqualTo(new ResourceRef("user", ALEX));
     assertThat(event.actorId()).contains(ALEX);
     assertThat(event.id().version()).isEqualTo(7);
+  }
+
+  @Test
+  void the_append_turn_is_given_back_after_a_rollback_and_after_a_commit() {
+    EventLogFixture single =
+        new EventLogFixture(PG.app(), Clock.system(), MAX_PAYLOAD_BYTES, (n, nanos) -> {}, 1);
+    long head = single.log.head();
+
+    for (int i = 0; i < 3; i++) {
+      assertThatThrownBy(
+              () ->
+                  single.uow.run(
+                      () -> {
+                        single.appender.append(draft("rolled back"));
+                        throw new IllegalStateException("rollback");
+                      }))
+          .hasMessage("rollback");
+      single.append(ALEX, 1);
+    }
+
+    assertThat(single.log.head()).isEqualTo(head + 3);
   }
 
   @Test

@@ -50,7 +50,7 @@ class PartitionMaintenanceTest {
 
   @BeforeEach
   void setUp() {
-    fixture = new EventLogFixture(PG.app(), clock, 1024, (n, nanos) -> {});
+    fixture = new EventLogFixture(PG.app(), clock, 1024, (n, nanos) -> {}, 2);
     uow = fixture.uow;
     log = fixture.log;
     maintenance =
