@@ -158,7 +158,7 @@ final class Assembly {
             LOG.info("phase hooks frozen: hooks={}", hooks.registrations());
           });
       lifecycle.onStop(StopPhase.POOL, "pool", total, dataSource::stop);
-      environment.lifecycle().manage(new LifecycleManaged(lifecycle));
+      environment.lifecycle().manage(new LifecycleManaged(lifecycle, exitGrace(config)));
       // Jetty binds the connectors before it starts the managed objects, so a taken port fails
       // the start with the lifecycle never started and never stopped: stop it here.
       environment

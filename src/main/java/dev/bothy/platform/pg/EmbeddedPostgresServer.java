@@ -55,9 +55,12 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
         new Thread(
             () -> {
               try {
-                if (!closedByOwner.await(exitGrace.toMillis(), TimeUnit.MILLISECONDS)) {
-                  LOG.warn("embedded PostgreSQL not stopped by its owner in time, stopping it");
+                // The owner counts down only after its own stop finished: then there is
+                // nothing left to do, and only one thread ever stops PostgreSQL.
+                if (closedByOwner.await(exitGrace.toMillis(), TimeUnit.MILLISECONDS)) {
+                  return;
                 }
+                LOG.warn("embedded PostgreSQL not stopped by its owner in time, stopping it");
               } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
               }
@@ -252,8 +255,11 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
   /** Stops PostgreSQL and releases the data directory. Idempotent. */
   @Override
   public void close() {
-    closedByOwner.countDown();
-    stop();
+    try {
+      stop();
+    } finally {
+      closedByOwner.countDown();
+    }
     try {
       Runtime.getRuntime().removeShutdownHook(exitHook);
     } catch (IllegalStateException e) {
