@@ -3,7 +3,6 @@ package dev.bothy.bench;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.bothy.kernel.Ids;
 import dev.bothy.platform.pg.EmbeddedPostgresServer;
-import dev.bothy.platform.pg.TxSettings;
 import dev.bothy.sync.EventDraft;
 import dev.bothy.testing.EventLogFixture;
 import java.nio.file.Files;
@@ -30,14 +29,6 @@ public final class AppendBench {
   private static final int[] EVENTS_PER_UNIT = {1, 100};
   private static final Pattern TPS =
       Pattern.compile("tps = ([0-9.]+) \\(without initial connection time\\)");
-  private static final TxSettings SETTINGS =
-      new TxSettings(
-          Duration.ofSeconds(30),
-          Duration.ofSeconds(5),
-          Duration.ofSeconds(60),
-          5,
-          Duration.ofMillis(10),
-          Duration.ofSeconds(1));
   private static final String TIMEOUTS =
       "SELECT set_config('statement_timeout', '30000ms', true),"
           + " set_config('lock_timeout', '5000ms', true),"
