@@ -6,9 +6,11 @@ package dev.bothy.db;
 
 import dev.bothy.db.tables.EventLog;
 import dev.bothy.db.tables.Instance;
+import dev.bothy.db.tables.Jobs;
 import dev.bothy.db.tables.SequenceCounters;
 import dev.bothy.db.tables.records.EventLogRecord;
 import dev.bothy.db.tables.records.InstanceRecord;
+import dev.bothy.db.tables.records.JobsRecord;
 import dev.bothy.db.tables.records.SequenceCountersRecord;
 
 import org.jooq.TableField;
@@ -30,5 +32,6 @@ public class Keys {
 
     public static final UniqueKey<EventLogRecord> EVENT_LOG_PKEY = Internal.createUniqueKey(EventLog.EVENT_LOG, DSL.name("event_log_pkey"), new TableField[] { EventLog.EVENT_LOG.SEQ }, true);
     public static final UniqueKey<InstanceRecord> INSTANCE_PKEY = Internal.createUniqueKey(Instance.INSTANCE, DSL.name("instance_pkey"), new TableField[] { Instance.INSTANCE.ID }, true);
+    public static final UniqueKey<JobsRecord> JOBS_PKEY = Internal.createUniqueKey(Jobs.JOBS, DSL.name("jobs_pkey"), new TableField[] { Jobs.JOBS.ID }, true);
     public static final UniqueKey<SequenceCountersRecord> SEQUENCE_COUNTERS_PKEY = Internal.createUniqueKey(SequenceCounters.SEQUENCE_COUNTERS, DSL.name("sequence_counters_pkey"), new TableField[] { SequenceCounters.SEQUENCE_COUNTERS.NAME }, true);
 }

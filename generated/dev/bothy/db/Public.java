@@ -6,6 +6,7 @@ package dev.bothy.db;
 
 import dev.bothy.db.tables.EventLog;
 import dev.bothy.db.tables.Instance;
+import dev.bothy.db.tables.Jobs;
 import dev.bothy.db.tables.SequenceCounters;
 
 import java.util.Arrays;
@@ -42,6 +43,12 @@ public class Public extends SchemaImpl {
     public final Instance INSTANCE = Instance.INSTANCE;
 
     /**
+     * Background jobs: inserted in the caller's transaction, worked by
+     * platform.jobs workers.
+     */
+    public final Jobs JOBS = Jobs.JOBS;
+
+    /**
      * Gapless, commit-ordered counters; advanced only by the phase hooks that
      * own them.
      */
@@ -65,6 +72,7 @@ public class Public extends SchemaImpl {
         return Arrays.asList(
             EventLog.EVENT_LOG,
             Instance.INSTANCE,
+            Jobs.JOBS,
             SequenceCounters.SEQUENCE_COUNTERS
         );
     }

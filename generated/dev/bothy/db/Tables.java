@@ -6,6 +6,7 @@ package dev.bothy.db;
 
 import dev.bothy.db.tables.EventLog;
 import dev.bothy.db.tables.Instance;
+import dev.bothy.db.tables.Jobs;
 import dev.bothy.db.tables.SequenceCounters;
 
 
@@ -26,6 +27,12 @@ public class Tables {
      * migrate.
      */
     public static final Instance INSTANCE = Instance.INSTANCE;
+
+    /**
+     * Background jobs: inserted in the caller's transaction, worked by
+     * platform.jobs workers.
+     */
+    public static final Jobs JOBS = Jobs.JOBS;
 
     /**
      * Gapless, commit-ordered counters; advanced only by the phase hooks that

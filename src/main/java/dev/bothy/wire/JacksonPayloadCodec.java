@@ -4,13 +4,15 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.bothy.kernel.BothyException;
+import dev.bothy.platform.jobs.ArgsCodec;
 import dev.bothy.sync.PayloadCodec;
 
 /**
- * The {@link PayloadCodec} of the event log: payload records to compact JSON and back with Jackson,
- * record components in declaration order, unknown properties refused.
+ * The {@link PayloadCodec} of the event log and the {@link ArgsCodec} of job args: records to
+ * compact JSON and back with Jackson, record components in declaration order, unknown properties
+ * refused.
  */
-public final class JacksonPayloadCodec implements PayloadCodec {
+public final class JacksonPayloadCodec implements PayloadCodec, ArgsCodec {
   private final ObjectMapper mapper;
 
   /**
@@ -45,5 +47,15 @@ public final class JacksonPayloadCodec implements PayloadCodec {
               + ": "
               + e.getOriginalMessage());
     }
+  }
+
+  @Override
+  public String encodeArgs(Record args) {
+    return encode(args);
+  }
+
+  @Override
+  public <A extends Record> A decodeArgs(String json, Class<A> type) {
+    return decode(json, type);
   }
 }

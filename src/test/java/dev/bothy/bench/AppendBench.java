@@ -10,16 +10,20 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.regex.Pattern;
 
 /**
  * The append benchmark ({@code bench/run.sh append}): committed units per second at 1, 8 and 32
- * writers, with 1 and with 100 events per unit, for three variants on the same embedded PostgreSQL:
- * Bothy's append path, pgbench running the same SQL (the counter-row ceiling) and pgbench inserting
- * into a {@code bigserial} table (the unserialized limit, no order guarantee).
+ * writers, with 1 and with 100 events per unit, for four variants on the same embedded PostgreSQL:
+ * Bothy's append path, pgbench running the same statements with the same data as literals (the
+ * counter-row ceiling), pgbench generating the rows server-side (the lock window alone) and pgbench
+ * inserting into a {@code bigserial} table (the unserialized limit, no order guarantee).
  *
  * <p>Prints {@code variant<TAB>seconds} rows (a fixed number of units per sample) on stdout and a
  * comparison table on stderr.
@@ -64,6 +68,10 @@ public final class AppendBench {
                 BenchSupport.pgbench(server, dir, ceiling(n), writers, count));
             BenchSupport.record(
                 samples,
+                "generated" + suffix,
+                BenchSupport.pgbench(server, dir, generatedCeiling(n), writers, count));
+            BenchSupport.record(
+                samples,
                 "bigserial" + suffix,
                 BenchSupport.pgbench(server, dir, bigserial(n), writers, count));
             BenchSupport.record(samples, "bothy" + suffix, bothy(server, n, writers, count));
@@ -75,20 +83,22 @@ public final class AppendBench {
     }
     System.err.println();
     System.err.println(
-        "| events/unit | writers | pgbench ceiling units/s | bigserial units/s | Bothy units/s"
-            + " | Bothy events/s | Bothy / ceiling | Bothy / bigserial |");
-    System.err.println("|---|---|---|---|---|---|---|---|");
+        "| events/unit | writers | pgbench same data units/s | pgbench generated rows units/s"
+            + " | bigserial units/s | Bothy units/s | Bothy events/s | Bothy / same data"
+            + " | Bothy / generated rows | Bothy / bigserial |");
+    System.err.println("|---|---|---|---|---|---|---|---|---|---|");
     for (int n : EVENTS_PER_UNIT) {
       int count = n == 1 ? units : Math.max(32, units / 10);
       for (int writers : WRITERS) {
         String suffix = "-" + n + "ev-" + writers + "w";
         int done = count / writers * writers;
         double pg = done / BenchSupport.median(samples.get("pgbench" + suffix));
+        double gen = done / BenchSupport.median(samples.get("generated" + suffix));
         double big = done / BenchSupport.median(samples.get("bigserial" + suffix));
         double bothy = done / BenchSupport.median(samples.get("bothy" + suffix));
         System.err.printf(
-            "| %d | %d | %.0f | %.0f | %.0f | %.0f | %.2f | %.2f |%n",
-            n, writers, pg, big, bothy, bothy * n, bothy / pg, bothy / big);
+            "| %d | %d | %.0f | %.0f | %.0f | %.0f | %.0f | %.2f | %.2f | %.2f |%n",
+            n, writers, pg, gen, big, bothy, bothy * n, bothy / pg, bothy / gen, bothy / big);
       }
     }
   }
@@ -111,16 +121,57 @@ public final class AppendBench {
     }
   }
 
-  private static String rowsSelect(int n) {
-    return " gen_random_uuid(), 'settings.updated', now(), 'user', gen_random_uuid(), NULL,"
-        + " '{\"changedKeys\":[\"k\"]}'::jsonb, NULL FROM generate_series(1, "
-        + n
-        + ") g";
+  /**
+   * The rows of one unit as the literal arrays Bothy binds: the same ids, times, resources and
+   * payload JSON that {@code EventLogFixture.drafts} produce, so pgbench sends and the server
+   * parses exactly what the append path sends.
+   */
+  private static String unnestRows(int n) {
+    UUID user = Ids.newId();
+    StringBuilder ids = new StringBuilder();
+    StringBuilder types = new StringBuilder();
+    StringBuilder times = new StringBuilder();
+    StringBuilder resourceTypes = new StringBuilder();
+    StringBuilder resourceIds = new StringBuilder();
+    StringBuilder actors = new StringBuilder();
+    StringBuilder payloads = new StringBuilder();
+    String at = OffsetDateTime.now(ZoneOffset.UTC).toString();
+    for (int i = 0; i < n; i++) {
+      String sep = i == 0 ? "" : ",";
+      ids.append(sep).append(Ids.newId());
+      types.append(sep).append("settings.updated");
+      times.append(sep).append(at);
+      resourceTypes.append(sep).append("user");
+      resourceIds.append(sep).append(user);
+      actors.append(sep).append("NULL");
+      String json = "{\"changedKeys\":[\"k" + i + "\"]}";
+      payloads
+          .append(sep)
+          .append('"')
+          .append(json.replace("\\", "\\\\").replace("\"", "\\\""))
+          .append('"');
+    }
+    return " FROM unnest('{"
+        + ids
+        + "}'::uuid[], '{"
+        + types
+        + "}'::text[], '{"
+        + times
+        + "}'::timestamptz[], '{"
+        + resourceTypes
+        + "}'::text[], '{"
+        + resourceIds
+        + "}'::uuid[], '{"
+        + actors
+        + "}'::uuid[], '{"
+        + payloads
+        + "}'::text[]) WITH ORDINALITY"
+        + " AS e(id, type, occurred_at, resource_type, resource_id, actor_id, payload, ord)";
   }
 
-  private static String ceiling(int n) {
-    // The same shape as JooqEventRepository: the counter UPDATE, then one statement that
-    // inserts the rows and queues the notification.
+  private static String generatedCeiling(int n) {
+    // The counter-row design with the rows generated server-side: no data crosses the wire, so
+    // this is the ceiling of the lock window alone.
     return String.join(
         "\n",
         "BEGIN;",
@@ -130,10 +181,34 @@ public final class AppendBench {
             + " WHERE name = 'event_seq'"
             + " RETURNING value AS last \\gset",
         "WITH inserted AS (INSERT INTO event_log (seq, id, type, occurred_at, resource_type,"
-            + " resource_id, actor_id, payload, traceparent) SELECT :last - "
+            + " resource_id, actor_id, payload) SELECT :last - "
             + n
-            + " + g,"
-            + rowsSelect(n)
+            + " + g, gen_random_uuid(), 'settings.updated', now(), 'user', gen_random_uuid(),"
+            + " NULL, '{\"changedKeys\":[\"k\"]}'::jsonb FROM generate_series(1, "
+            + n
+            + ") g RETURNING seq) SELECT pg_notify('event_log', ':last'),"
+            + " (SELECT count(*) FROM inserted);",
+        "COMMIT;",
+        "");
+  }
+
+  private static String ceiling(int n) {
+    // JooqEventRepository's statements with its data as literals: the counter UPDATE, then
+    // one statement that inserts the rows from the arrays and queues the notification.
+    return String.join(
+        "\n",
+        "BEGIN;",
+        TIMEOUTS,
+        "UPDATE sequence_counters SET value = value + "
+            + n
+            + " WHERE name = 'event_seq'"
+            + " RETURNING value AS last \\gset",
+        "WITH inserted AS (INSERT INTO event_log (seq, id, type, occurred_at, resource_type,"
+            + " resource_id, actor_id, payload) SELECT :last - "
+            + n
+            + " + e.ord, e.id, e.type, e.occurred_at, e.resource_type, e.resource_id,"
+            + " e.actor_id, e.payload::jsonb"
+            + unnestRows(n)
             + " RETURNING seq) SELECT pg_notify('event_log', ':last'),"
             + " (SELECT count(*) FROM inserted);",
         "COMMIT;",
@@ -146,8 +221,9 @@ public final class AppendBench {
         "BEGIN;",
         TIMEOUTS,
         "INSERT INTO bench_bigserial (id, type, occurred_at, resource_type, resource_id,"
-            + " actor_id, payload, traceparent) SELECT"
-            + rowsSelect(n)
+            + " actor_id, payload) SELECT e.id, e.type, e.occurred_at, e.resource_type,"
+            + " e.resource_id, e.actor_id, e.payload::jsonb"
+            + unnestRows(n)
             + ";",
         "COMMIT;",
         "");

@@ -1,0 +1,93 @@
+package dev.bothy.platform.jobs.runtime;
+
+import dev.bothy.kernel.BothyException;
+import dev.bothy.kernel.Clock;
+import dev.bothy.kernel.Ids;
+import dev.bothy.kernel.txn.UnitOfWork;
+import dev.bothy.platform.jobs.ArgsCodec;
+import dev.bothy.platform.jobs.InsertResult;
+import dev.bothy.platform.jobs.JobInsert;
+import dev.bothy.platform.jobs.JobInserter;
+import dev.bothy.platform.jobs.JobRegistry;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * The {@link JobInserter}: checks every insert against the registry, then writes them all with one
+ * statement in the caller's unit, which also queues one {@code jobs_insert} notification per queue
+ * with due jobs (PostgreSQL delivers it on commit and folds equal ones of a transaction).
+ */
+public final class JobInserterService implements JobInserter {
+  private final UnitOfWork unitOfWork;
+  private final JobRegistry registry;
+  private final ArgsCodec codec;
+  private final Clock clock;
+  private final JobStore store = new JobStore();
+
+  /**
+   * Creates the inserter.
+   *
+   * @param unitOfWork the unit of work whose current unit the inserts join
+   * @param registry the kinds
+   * @param codec writes args as JSON
+   * @param clock decides which jobs are due now
+   */
+  public JobInserterService(
+      UnitOfWork unitOfWork, JobRegistry registry, ArgsCodec codec, Clock clock) {
+    this.unitOfWork = Objects.requireNonNull(unitOfWork, "unitOfWork");
+    this.registry = Objects.requireNonNull(registry, "registry");
+    this.codec = Objects.requireNonNull(codec, "codec");
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  @Override
+  public InsertResult insertTx(Record... args) {
+    return insertTx(Arrays.stream(args).map(JobInsert::of).toList());
+  }
+
+  @Override
+  public InsertResult insertTx(List<JobInsert> inserts) {
+    if (!unitOfWork.inUnit()) {
+      throw BothyException.invalid(
+          "jobs are inserted inside a unit of work, so they commit or roll back with it");
+    }
+    if (inserts.isEmpty()) {
+      return new InsertResult(List.of());
+    }
+    Instant now = clock.now();
+    List<NewJob> rows = new ArrayList<>(inserts.size());
+    for (JobInsert insert : inserts) {
+      JobRegistry.Registered<?> kind =
+          registry
+              .byArgs(insert.args())
+              .orElseThrow(
+                  () ->
+                      BothyException.invalid(
+                          "no job kind takes args of type " + insert.args().getClass().getName()));
+      Instant at = insert.runAt().orElse(now);
+      rows.add(
+          new NewJob(
+              Ids.newId(),
+              kind.kind().name(),
+              kind.kind().queue(),
+              codec.encodeArgs(insert.args()),
+              !at.isAfter(now),
+              kind.maxAttempts(),
+              insert.priority().orElse(kind.kind().priority()),
+              at,
+              insert.uniqueKey()));
+    }
+    Set<UUID> inserted = store.insert(rows, now);
+    List<Optional<UUID>> ids = new ArrayList<>(rows.size());
+    for (NewJob row : rows) {
+      ids.add(inserted.contains(row.id()) ? Optional.of(row.id()) : Optional.empty());
+    }
+    return new InsertResult(ids);
+  }
+}

@@ -1,0 +1,538 @@
+package dev.bothy.platform.jobs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.bothy.kernel.BothyException;
+import dev.bothy.kernel.ErrorKind;
+import dev.bothy.kernel.Ids;
+import dev.bothy.kernel.SettableClock;
+import dev.bothy.platform.jobs.runtime.PgJobRuntime;
+import dev.bothy.testing.JobsFixture;
+import dev.bothy.testing.PgExtension;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+class JobRuntimeTest {
+  @RegisterExtension static final PgExtension PG = new PgExtension();
+
+  record ProbeArgs(UUID id, int failFirst) {}
+
+  record SlowArgs(UUID id, long millis) {}
+
+  record PairArgs(UUID id) {}
+
+  record EndArgs(UUID id, boolean snooze) {}
+
+  enum Colour {
+    RED
+  }
+
+  record SafeArgs(UUID id, long n, int i, boolean b, Colour colour, Double d) {}
+
+  record UnsafeArgs(UUID id, String payload) {}
+
+  private final SettableClock clock = new SettableClock(Instant.parse("2026-03-01T12:00:00Z"));
+  private final Map<UUID, AtomicInteger> runs = new ConcurrentHashMap<>();
+  private final AtomicInteger pairRunning = new AtomicInteger();
+  private final AtomicInteger pairPeak = new AtomicInteger();
+  private JobsFixture jobs;
+
+  @BeforeEach
+  void setUp() throws Exception {
+    try (Connection c = PG.owner().getConnection();
+        Statement st = c.createStatement()) {
+      st.execute("DELETE FROM jobs");
+    }
+    jobs = new JobsFixture(PG, clock);
+    jobs.registry.register(
+        JobKind.builder(
+                "test.probe",
+                ProbeArgs.class,
+                (ctx, args) -> {
+                  int n =
+                      runs.computeIfAbsent(args.id(), k -> new AtomicInteger()).incrementAndGet();
+                  if (n <= args.failFirst()) {
+                    throw new IllegalStateException("failure " + n + " of " + args.id());
+                  }
+                })
+            .build());
+    jobs.registry.register(
+        JobKind.builder(
+                "test.slow",
+                SlowArgs.class,
+                (ctx, args) -> {
+                  runs.computeIfAbsent(args.id(), k -> new AtomicInteger()).incrementAndGet();
+                  Thread.sleep(args.millis());
+                })
+            .timeout(Duration.ofSeconds(2))
+            .maxAttempts(2)
+            .build());
+    jobs.registry.register(
+        JobKind.builder(
+                "test.pair",
+                PairArgs.class,
+                (ctx, args) -> {
+                  int now = pairRunning.incrementAndGet();
+                  pairPeak.accumulateAndGet(now, Math::max);
+                  Thread.sleep(20);
+                  pairRunning.decrementAndGet();
+                  runs.computeIfAbsent(args.id(), k -> new AtomicInteger()).incrementAndGet();
+                })
+            .queue("pairs")
+            .build());
+    jobs.registry.register(
+        JobKind.builder(
+                "test.end",
+                EndArgs.class,
+                (ctx, args) -> {
+                  int n =
+                      runs.computeIfAbsent(args.id(), k -> new AtomicInteger()).incrementAndGet();
+                  if (args.snooze() && n == 1) {
+                    throw ctx.snooze(Duration.ofMinutes(5));
+                  }
+                  if (!args.snooze()) {
+                    throw ctx.cancel("no longer needed");
+                  }
+                })
+            .build());
+  }
+
+  @AfterEach
+  void tearDown() {
+    jobs.stopAll();
+    assertThat(jobs.fatal).as("no runtime thread ended unexpectedly").isEmpty();
+  }
+
+  private JobSettings settings() {
+    return JobsFixture.settings(Map.of("default", 4, "pairs", 2));
+  }
+
+  private PgJobRuntime started() {
+    jobs.registry.freeze();
+    PgJobRuntime runtime = jobs.runtime(PG.app(), settings());
+    runtime.start();
+    return runtime;
+  }
+
+  private UUID insert(Record args) {
+    return jobs.uow.run(() -> jobs.inserter.insertTx(args)).ids().get(0).orElseThrow();
+  }
+
+  private static void await(String what, BooleanSupplier condition) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("timed out waiting until " + what);
+      }
+      Thread.sleep(20);
+    }
+  }
+
+  private JobState state(UUID id) {
+    return jobs.admin.show(id).state();
+  }
+
+  @Test
+  void a_committed_insert_is_worked_and_a_rolled_back_one_is_never_seen() throws Exception {
+    UUID kept = Ids.newId();
+    UUID dropped = Ids.newId();
+    started();
+    insert(new ProbeArgs(kept, 0));
+    assertThatThrownBy(
+            () ->
+                jobs.uow.run(
+                    () -> {
+                      jobs.inserter.insertTx(new ProbeArgs(dropped, 0));
+                      throw new IllegalStateException("roll back");
+                    }))
+        .hasMessage("roll back");
+    await("the committed job completed", () -> runs.containsKey(kept));
+    JobView job = jobs.admin.list(Optional.empty(), Optional.of("test.probe"), 10).get(0);
+    await("it is completed", () -> state(job.id()) == JobState.COMPLETED);
+    assertThat(jobs.admin.show(job.id()).attempt()).isEqualTo(1);
+    Thread.sleep(300);
+    assertThat(runs).doesNotContainKey(dropped);
+    assertThat(jobs.admin.list(Optional.empty(), Optional.empty(), 10)).hasSize(1);
+  }
+
+  @Test
+  void inserting_outside_a_unit_or_with_an_unregistered_args_type_is_invalid() {
+    assertThatThrownBy(() -> jobs.inserter.insertTx(new ProbeArgs(Ids.newId(), 0)))
+        .isInstanceOf(BothyException.class)
+        .hasMessageContaining("inside a unit of work");
+    assertThatThrownBy(() -> jobs.uow.run(() -> jobs.inserter.insertTx(new UnsafeArgs(null, "x"))))
+        .isInstanceOf(BothyException.class)
+        .satisfies(e -> assertThat(((BothyException) e).kind()).isEqualTo(ErrorKind.INVALID))
+        .hasMessageContaining("no job kind takes");
+  }
+
+  @Test
+  void three_runtimes_on_separate_pools_work_ten_thousand_jobs_exactly_once() throws Exception {
+    List<UUID> ids = new ArrayList<>();
+    for (int batch = 0; batch < 10; batch++) {
+      List<JobInsert> inserts = new ArrayList<>();
+      for (int i = 0; i < 1000; i++) {
+        UUID id = Ids.newId();
+        ids.add(id);
+        inserts.add(JobInsert.of(new ProbeArgs(id, 0)));
+      }
+      assertThat(jobs.uow.run(() -> jobs.inserter.insertTx(inserts)).inserted()).isEqualTo(1000);
+    }
+    jobs.registry.freeze();
+    for (int i = 0; i < 3; i++) {
+      HikariDataSource pool = PG.pool("bothy_app", 6);
+      jobs.runtime(pool, settings()).start();
+    }
+    await("every job ran", () -> runs.size() == ids.size());
+    await(
+        "every job is completed",
+        () ->
+            jobs.admin.counts().stream()
+                    .filter(c -> c.state() == JobState.COMPLETED)
+                    .mapToLong(QueueCount::count)
+                    .sum()
+                == ids.size());
+    assertThat(runs.values()).allSatisfy(n -> assertThat(n.get()).isEqualTo(1));
+  }
+
+  @Test
+  void a_kind_that_fails_twice_completes_on_attempt_three_after_the_backoff() throws Exception {
+    started();
+    UUID probe = Ids.newId();
+    UUID id = insert(new ProbeArgs(probe, 2));
+    await("the first attempt failed", () -> state(id) == JobState.RETRYABLE);
+    JobView first = jobs.admin.show(id);
+    Duration delay1 = Duration.between(clock.now(), first.scheduledAt());
+    assertThat(delay1).isBetween(Duration.ofMillis(750), Duration.ofSeconds(1));
+    Thread.sleep(400);
+    assertThat(runs.get(probe).get()).as("not retried before its time").isEqualTo(1);
+
+    clock.advance(Duration.ofSeconds(1));
+    await(
+        "the second attempt failed",
+        () -> jobs.admin.show(id).attempt() == 2 && state(id) == JobState.RETRYABLE);
+    Duration delay2 = Duration.between(clock.now(), jobs.admin.show(id).scheduledAt());
+    assertThat(delay2).isBetween(Duration.ofMillis(1500), Duration.ofSeconds(2));
+
+    clock.advance(Duration.ofSeconds(2));
+    await("completed", () -> state(id) == JobState.COMPLETED);
+    JobView done = jobs.admin.show(id);
+    assertThat(done.attempt()).isEqualTo(3);
+    assertThat(done.errors())
+        .extracting(JobError::attempt, JobError::kind, JobError::message)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(1, "exception", "failure 1 of " + probe),
+            org.assertj.core.groups.Tuple.tuple(2, "exception", "failure 2 of " + probe));
+    assertThat(done.errors().get(0).error()).isEqualTo(IllegalStateException.class.getName());
+  }
+
+  @Test
+  void a_kind_that_always_fails_is_discarded_with_every_error_and_retry_brings_it_back()
+      throws Exception {
+    started();
+    UUID probe = Ids.newId();
+    UUID id = insert(new ProbeArgs(probe, 4));
+    for (int attempt = 1; attempt <= 3; attempt++) {
+      int a = attempt;
+      await("attempt " + a + " ran", () -> runs.containsKey(probe) && runs.get(probe).get() == a);
+      clock.advance(Duration.ofMinutes(1));
+    }
+    await("discarded", () -> state(id) == JobState.DISCARDED);
+    JobView dead = jobs.admin.show(id);
+    assertThat(dead.attempt()).isEqualTo(3);
+    assertThat(dead.errors()).hasSize(3);
+    assertThat(dead.finalizedAt()).isPresent();
+
+    JobView retried = jobs.admin.retry(id);
+    assertThat(retried.state()).isEqualTo(JobState.AVAILABLE);
+    assertThat(retried.attempt()).isZero();
+    await("worked again", () -> runs.get(probe).get() == 4);
+    clock.advance(Duration.ofMinutes(1));
+    await("completed after the retry", () -> state(id) == JobState.COMPLETED);
+    assertThat(jobs.admin.show(id).errors()).hasSize(4);
+  }
+
+  @Test
+  void operators_get_clear_errors_for_unknown_and_finished_jobs() throws Exception {
+    started();
+    UUID unknown = Ids.newId();
+    assertThatThrownBy(() -> jobs.admin.retry(unknown))
+        .isInstanceOf(BothyException.class)
+        .hasMessageContaining("no job has the id " + unknown)
+        .satisfies(e -> assertThat(((BothyException) e).kind()).isEqualTo(ErrorKind.NOT_FOUND));
+    UUID id = insert(new ProbeArgs(Ids.newId(), 0));
+    await("completed", () -> state(id) == JobState.COMPLETED);
+    assertThatThrownBy(() -> jobs.admin.retry(id))
+        .isInstanceOf(BothyException.class)
+        .hasMessageContaining("is completed")
+        .satisfies(e -> assertThat(((BothyException) e).kind()).isEqualTo(ErrorKind.CONFLICT));
+    assertThatThrownBy(() -> jobs.admin.cancel(id))
+        .isInstanceOf(BothyException.class)
+        .hasMessageContaining("already completed");
+  }
+
+  @Test
+  void an_operator_cancels_a_waiting_job() throws Exception {
+    UUID id =
+        jobs.uow
+            .run(
+                () ->
+                    jobs.inserter.insertTx(
+                        List.of(
+                            JobInsert.of(new ProbeArgs(Ids.newId(), 0))
+                                .runAt(clock.now().plus(Duration.ofHours(1))))))
+            .ids()
+            .get(0)
+            .orElseThrow();
+    assertThat(state(id)).isEqualTo(JobState.SCHEDULED);
+    JobView cancelled = jobs.admin.cancel(id);
+    assertThat(cancelled.state()).isEqualTo(JobState.CANCELLED);
+    assertThat(cancelled.errors()).extracting(JobError::kind).containsExactly("cancelled");
+  }
+
+  @Test
+  void the_rescuer_returns_a_job_left_running_by_a_dead_runtime() throws Exception {
+    UUID probe = Ids.newId();
+    UUID id = insert(new SlowArgs(probe, 0));
+    // A runtime that fetched the job and died: the row says running, attempted long ago.
+    try (Connection c = PG.owner().getConnection();
+        Statement st = c.createStatement()) {
+      st.execute(
+          "UPDATE jobs SET state = 'running', attempt = 1, attempted_at = '"
+              + clock.now()
+              + "', attempted_by = 'gone' WHERE id = '"
+              + id
+              + "'");
+    }
+    PgJobRuntime runtime = started();
+    assertThat(runtime.maintain()).isTrue();
+    Thread.sleep(300);
+    assertThat(state(id)).as("not yet past jobs.rescueAfter").isEqualTo(JobState.RUNNING);
+
+    clock.advance(Duration.ofMinutes(11));
+    assertThat(runtime.maintain()).isTrue();
+    await("worked once more", () -> runs.containsKey(probe));
+    await("completed", () -> state(id) == JobState.COMPLETED);
+    JobView job = jobs.admin.show(id);
+    assertThat(job.attempt()).isEqualTo(2);
+    assertThat(job.errors()).extracting(JobError::kind).containsExactly("rescued");
+    assertThat(runs.get(probe).get()).isEqualTo(1);
+  }
+
+  @Test
+  void stop_lets_a_job_finish_within_the_budget_and_hands_back_one_past_it() throws Exception {
+    PgJobRuntime first = started();
+    UUID quick = Ids.newId();
+    UUID quickJob = insert(new SlowArgs(quick, 300));
+    await("the quick job started", () -> runs.containsKey(quick));
+    first.stop(Duration.ofSeconds(5));
+    assertThat(state(quickJob)).isEqualTo(JobState.COMPLETED);
+
+    PgJobRuntime second = jobs.runtime(PG.app(), settings());
+    second.start();
+    UUID slow = Ids.newId();
+    UUID slowJob = insert(new SlowArgs(slow, 1500));
+    await("the slow job started", () -> runs.containsKey(slow));
+    second.stop(Duration.ofMillis(100));
+    JobView handedBack = jobs.admin.show(slowJob);
+    assertThat(handedBack.state()).isEqualTo(JobState.AVAILABLE);
+    assertThat(handedBack.attempt()).as("the attempt is not counted").isZero();
+    assertThat(handedBack.errors()).isEmpty();
+
+    PgJobRuntime third = jobs.runtime(PG.app(), settings());
+    third.start();
+    await("completed by the new runtime", () -> state(slowJob) == JobState.COMPLETED);
+    assertThat(runs.get(slow).get()).as("interrupted once, worked once more").isEqualTo(2);
+    assertThat(jobs.admin.show(slowJob).attempt()).isEqualTo(1);
+  }
+
+  @Test
+  void a_timeout_or_an_error_fails_the_attempt_and_the_worker_goes_on() throws Exception {
+    record BoomArgs(UUID id) {}
+    jobs.registry.register(
+        JobKind.builder(
+                "test.boom",
+                BoomArgs.class,
+                (ctx, args) -> {
+                  runs.computeIfAbsent(args.id(), k -> new AtomicInteger()).incrementAndGet();
+                  throw new StackOverflowError("deep");
+                })
+            .maxAttempts(1)
+            .build());
+    started();
+    UUID boom = insert(new BoomArgs(Ids.newId()));
+    UUID slow = insert(new SlowArgs(Ids.newId(), 60_000));
+    await("the error discarded the job", () -> state(boom) == JobState.DISCARDED);
+    assertThat(jobs.admin.show(boom).errors().get(0).error())
+        .isEqualTo(StackOverflowError.class.getName());
+    await("the timeout failed the attempt", () -> state(slow) == JobState.RETRYABLE);
+    assertThat(jobs.admin.show(slow).errors())
+        .extracting(JobError::kind)
+        .containsExactly("timeout");
+    UUID after = Ids.newId();
+    UUID next = insert(new ProbeArgs(after, 0));
+    await("the workers still work", () -> state(next) == JobState.COMPLETED);
+  }
+
+  @Test
+  void a_job_can_snooze_without_counting_the_attempt_or_cancel_itself() throws Exception {
+    started();
+    UUID snoozer = insert(new EndArgs(Ids.newId(), true));
+    UUID canceller = insert(new EndArgs(Ids.newId(), false));
+    await("snoozed", () -> state(snoozer) == JobState.SCHEDULED);
+    assertThat(jobs.admin.show(snoozer).attempt()).isZero();
+    assertThat(jobs.admin.show(snoozer).scheduledAt())
+        .isEqualTo(clock.now().plus(Duration.ofMinutes(5)));
+    await("cancelled", () -> state(canceller) == JobState.CANCELLED);
+    assertThat(jobs.admin.show(canceller).errors())
+        .extracting(JobError::message)
+        .containsExactly("no longer needed");
+    clock.advance(Duration.ofMinutes(5));
+    await("worked after the snooze", () -> state(snoozer) == JobState.COMPLETED);
+    assertThat(jobs.admin.show(snoozer).attempt()).isEqualTo(1);
+  }
+
+  @Test
+  void a_duplicate_unique_key_is_skipped_and_reported() {
+    InsertResult result =
+        jobs.uow.run(
+            () ->
+                jobs.inserter.insertTx(
+                    List.of(
+                        JobInsert.of(new ProbeArgs(Ids.newId(), 0)).uniqueKey("robin"),
+                        JobInsert.of(new ProbeArgs(Ids.newId(), 0)).uniqueKey("robin"),
+                        JobInsert.of(new ProbeArgs(Ids.newId(), 0)))));
+    assertThat(result.skipped()).containsExactly(1);
+    assertThat(result.inserted()).isEqualTo(2);
+    InsertResult again =
+        jobs.uow.run(
+            () ->
+                jobs.inserter.insertTx(
+                    List.of(JobInsert.of(new ProbeArgs(Ids.newId(), 0)).uniqueKey("robin"))));
+    assertThat(again.skipped()).containsExactly(0);
+    assertThat(jobs.admin.list(Optional.empty(), Optional.empty(), 10)).hasSize(2);
+  }
+
+  @Test
+  void registration_rejects_unsafe_args_duplicates_and_late_kinds() {
+    assertThatThrownBy(
+            () ->
+                jobs.registry.register(
+                    JobKind.builder("test.unsafe", UnsafeArgs.class, (c, a) -> {}).build()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("UnsafeArgs.payload is a String");
+    assertThatThrownBy(
+            () ->
+                jobs.registry.register(
+                    JobKind.builder("test.probe", SafeArgs.class, (c, a) -> {}).build()))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("registered twice");
+    assertThatThrownBy(
+            () ->
+                jobs.registry.register(
+                    JobKind.builder("test.too_slow", SafeArgs.class, (c, a) -> {})
+                        .timeout(Duration.ofMinutes(10))
+                        .build()))
+        .hasMessageContaining("shorter than jobs.rescueAfter");
+    jobs.registry.register(JobKind.builder("test.safe", SafeArgs.class, (c, a) -> {}).build());
+    jobs.registry.freeze();
+    assertThatThrownBy(
+            () ->
+                jobs.registry.register(
+                    JobKind.builder("test.late", PairArgs.class, (c, a) -> {}).build()))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("frozen");
+  }
+
+  @Test
+  void a_queue_never_runs_more_jobs_at_once_than_its_workers() throws Exception {
+    List<JobInsert> inserts = new ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      inserts.add(JobInsert.of(new PairArgs(Ids.newId())));
+    }
+    jobs.uow.run(() -> jobs.inserter.insertTx(inserts));
+    started();
+    await("all ran", () -> runs.size() == 40);
+    assertThat(pairPeak.get()).isEqualTo(2);
+  }
+
+  @Test
+  void a_start_with_a_kind_on_an_unconfigured_queue_fails_naming_the_key() {
+    jobs.registry.freeze();
+    PgJobRuntime runtime = jobs.runtime(PG.app(), JobsFixture.settings(Map.of("default", 1)));
+    assertThatThrownBy(runtime::start)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("queue 'pairs', which jobs.queues does not list");
+  }
+
+  @Test
+  void the_cleaner_deletes_finished_jobs_after_their_retention_and_periodic_jobs_dedupe()
+      throws Exception {
+    record TickArgs() {}
+    CountDownLatch ticked = new CountDownLatch(1);
+    jobs.registry.register(
+        JobKind.builder("test.tick", TickArgs.class, (c, a) -> ticked.countDown()).build());
+    jobs.registry.registerPeriodic(new PeriodicJob(new TickArgs(), Duration.ofHours(1)));
+    PgJobRuntime runtime = started();
+    UUID done = insert(new ProbeArgs(Ids.newId(), 0));
+    await("completed", () -> state(done) == JobState.COMPLETED);
+    assertThat(runtime.maintain()).isTrue();
+    assertThat(runtime.maintain()).isTrue();
+    assertThat(ticked.await(30, TimeUnit.SECONDS)).isTrue();
+    assertThat(jobs.admin.list(Optional.empty(), Optional.of("test.tick"), 10))
+        .as("one periodic job per period, however often the maintenance runs")
+        .hasSize(1);
+
+    clock.advance(Duration.ofDays(1).plusSeconds(1));
+    assertThat(runtime.maintain()).isTrue();
+    assertThatThrownBy(() -> jobs.admin.show(done))
+        .isInstanceOf(BothyException.class)
+        .hasMessageContaining("no job has the id");
+    assertThat(jobs.admin.list(Optional.empty(), Optional.of("test.tick"), 10))
+        .as("the next period inserted the next one")
+        .isNotEmpty();
+  }
+
+  @Test
+  void two_maintenance_passes_at_once_run_one_at_a_time() throws Exception {
+    PgJobRuntime runtime = started();
+    try (Connection other = PG.app().getConnection()) {
+      other.setAutoCommit(false);
+      // The runtime's own first pass may hold the lock for a moment: take it once that ends.
+      await("the lock is taken by another worker", () -> tryMaintenanceLock(other));
+      assertThat(runtime.maintain()).as("another worker holds the maintenance").isFalse();
+      other.commit();
+    }
+    assertThat(runtime.maintain()).isTrue();
+  }
+
+  private static boolean tryMaintenanceLock(Connection c) {
+    try (Statement st = c.createStatement();
+        ResultSet rs =
+            st.executeQuery("SELECT pg_try_advisory_xact_lock(" + 0x626f7468795f6a62L + ")")) {
+      rs.next();
+      return rs.getBoolean(1);
+    } catch (java.sql.SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}
