@@ -16,6 +16,14 @@ import dev.bothy.kernel.Clock;
 import dev.bothy.kernel.ErrorKind;
 import dev.bothy.kernel.txn.Phase;
 import dev.bothy.kernel.txn.UnitOfWork;
+import dev.bothy.platform.jobs.JobAdmin;
+import dev.bothy.platform.jobs.JobInserter;
+import dev.bothy.platform.jobs.JobRegistry;
+import dev.bothy.platform.jobs.JobRuntime;
+import dev.bothy.platform.jobs.JobSettings;
+import dev.bothy.platform.jobs.runtime.JobAdminService;
+import dev.bothy.platform.jobs.runtime.JobInserterService;
+import dev.bothy.platform.jobs.runtime.PgJobRuntime;
 import dev.bothy.platform.lifecycle.Lifecycle;
 import dev.bothy.platform.lifecycle.ProcessExit;
 import dev.bothy.platform.lifecycle.Readiness;
@@ -38,9 +46,11 @@ import dev.bothy.sync.app.AppendHook;
 import dev.bothy.sync.app.AppendService;
 import dev.bothy.sync.app.EventLogService;
 import dev.bothy.sync.app.PartitionMaintenance;
+import dev.bothy.sync.app.PartitionMaintenanceJob;
 import dev.bothy.sync.app.TailService;
 import dev.bothy.wire.config.BothyConfiguration;
 import dev.bothy.wire.config.DatabaseConfig;
+import dev.bothy.wire.config.JobsConfig;
 import io.dropwizard.core.server.DefaultServerFactory;
 import io.dropwizard.core.setup.Environment;
 import io.prometheus.metrics.exporter.servlet.jakarta.PrometheusMetricsServlet;
@@ -49,13 +59,10 @@ import io.prometheus.metrics.instrumentation.dropwizard5.labels.CustomLabelMappe
 import io.prometheus.metrics.instrumentation.dropwizard5.labels.MapperConfig;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.eclipse.jetty.util.component.LifeCycle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -84,8 +91,11 @@ final class Assembly {
   private final EventTypes eventTypes;
   private final Appender appender;
   private final EventLog eventLog;
+  private final JobRegistry jobRegistry;
+  private final JobInserter jobInserter;
+  private final JobAdmin jobAdmin;
   private TailService tail;
-  private PartitionMaintenance partitionMaintenance;
+  private PgJobRuntime jobRuntime;
   private volatile InstanceRecord instanceRecord;
 
   private Assembly(BothyConfiguration config, Environment environment, ProcessExit exit) {
@@ -137,6 +147,19 @@ final class Assembly {
       eventLog = new EventLogService(unitOfWork, events);
       metrics.registerGauges(eventLog);
 
+      JobsConfig jobs = config.jobs();
+      jobRegistry =
+          new JobRegistry(
+              jobs.defaultMaxAttempts(),
+              jobs.defaultTimeout().toJavaDuration(),
+              jobs.rescueAfter().toJavaDuration());
+      JacksonPayloadCodec argsCodec = new JacksonPayloadCodec(environment.getObjectMapper());
+      jobInserter = new JobInserterService(unitOfWork, jobRegistry, argsCodec, Clock.system());
+      jobAdmin = new JobAdminService(unitOfWork, Clock.system());
+      JobRuntimeMetrics jobMetrics = new JobRuntimeMetrics(environment.metrics());
+      jobMetrics.registerGauges(jobAdmin, jobs.queues().keySet());
+      registerPartitionMaintenance(config, events);
+
       Duration connectionTimeout = db.connectionTimeout().toJavaDuration();
       readiness.register("database", () -> PgProbe.answers(dataSource, connectionTimeout));
 
@@ -148,15 +171,16 @@ final class Assembly {
       if (role.servesApi()) {
         startTail(config);
       }
-      if (role.runsWorkers()) {
-        schedulePartitionMaintenance(config, events);
-      }
       lifecycle.onStart(
           "phase-hooks",
           () -> {
             hooks.freeze();
+            jobRegistry.freeze();
             LOG.info("phase hooks frozen: hooks={}", hooks.registrations());
           });
+      if (role.runsWorkers()) {
+        startJobRuntime(config, argsCodec, jobMetrics);
+      }
       lifecycle.onStop(StopPhase.POOL, "pool", total, dataSource::stop);
       environment.lifecycle().manage(new LifecycleManaged(lifecycle, exitGrace(config)));
       // Jetty binds the connectors before it starts the managed objects, so a taken port fails
@@ -231,8 +255,8 @@ final class Assembly {
    * job runtime exists this is a lifecycle-managed task; the advisory lock inside each run keeps it
    * to one process at a time. A failed run is logged and tried again at the next interval.
    */
-  private void schedulePartitionMaintenance(BothyConfiguration config, JooqEventRepository events) {
-    partitionMaintenance =
+  private void registerPartitionMaintenance(BothyConfiguration config, JooqEventRepository events) {
+    PartitionMaintenance maintenance =
         new PartitionMaintenance(
             unitOfWork,
             new JooqPartitionRepository(),
@@ -241,60 +265,73 @@ final class Assembly {
             config.sync().eventLogPartitionSize(),
             config.sync().partitionsAhead(),
             config.sync().eventRetention().toJavaDuration());
-    long interval = config.sync().partitionMaintenanceInterval().toMilliseconds();
-    ScheduledExecutorService scheduler =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> {
-              Thread t = new Thread(r, "bothy-partition-maintenance");
-              t.setDaemon(true);
-              return t;
-            });
-    lifecycle.onStart(
-        "partition-maintenance",
-        () -> {
-          partitionMaintenance.run();
-          scheduler.scheduleWithFixedDelay(
-              this::maintainPartitions, interval, interval, TimeUnit.MILLISECONDS);
-        });
+    jobRegistry.register(PartitionMaintenanceJob.kind(maintenance));
+    jobRegistry.registerPeriodic(
+        PartitionMaintenanceJob.periodic(
+            config.sync().partitionMaintenanceInterval().toJavaDuration()));
+  }
+
+  private void startJobRuntime(
+      BothyConfiguration config, JacksonPayloadCodec codec, JobRuntimeMetrics metrics) {
+    JobsConfig jobs = config.jobs();
+    JobSettings settings =
+        new JobSettings(
+            jobs.queues(),
+            jobs.pollInterval().toJavaDuration(),
+            jobs.retryBaseDelay().toJavaDuration(),
+            jobs.retryMaxDelay().toJavaDuration(),
+            jobs.rescueAfter().toJavaDuration(),
+            jobs.completedRetention().toJavaDuration(),
+            jobs.discardedRetention().toJavaDuration(),
+            jobs.maintenanceInterval().toJavaDuration(),
+            jobs.cleanerBatchSize(),
+            jobs.errorMessageMaxChars(),
+            config.database().listenReconnectBackoffCap().toJavaDuration());
+    jobRuntime =
+        new PgJobRuntime(
+            unitOfWork,
+            jobRegistry,
+            codec,
+            jobInserter,
+            Clock.system(),
+            settings,
+            metrics,
+            new PoolSettings(
+                dataSource.getJdbcUrl(),
+                dataSource.getUsername(),
+                dataSource.getPassword(),
+                1,
+                config.database().connectionTimeout().toJavaDuration(),
+                "bothy-jobs-listen"),
+            lifecycle::fail);
+    lifecycle.onStart("jobs", jobRuntime::start);
+    Duration running = config.shutdown().jobsTimeout().toJavaDuration();
     lifecycle.onStop(
         StopPhase.JOBS,
-        "partition-maintenance",
+        "jobs",
         config.shutdown().totalTimeout().toJavaDuration(),
-        () -> {
-          scheduler.shutdownNow();
-          scheduler.awaitTermination(
-              config.shutdown().totalTimeout().toMilliseconds(), TimeUnit.MILLISECONDS);
-        });
+        () -> jobRuntime.stop(running));
   }
 
-  private void maintainPartitions() {
-    try {
-      partitionMaintenance.run();
-    } catch (RuntimeException e) {
-      LOG.warn(
-          "event log partition maintenance failed, retrying next run: error={}", e.getMessage());
+  JobRuntime jobRuntime() {
+    if (jobRuntime == null) {
+      throw new IllegalStateException("the " + role.code() + " role runs no job workers");
     }
+    return jobRuntime;
   }
 
-  /**
-   * Returns the partition maintenance of the worker role.
-   *
-   * @return the maintenance
-   * @throws IllegalStateException in the api role
-   */
-  PartitionMaintenance partitionMaintenance() {
-    if (partitionMaintenance == null) {
-      throw new IllegalStateException("the " + role.code() + " role runs no partition maintenance");
-    }
-    return partitionMaintenance;
+  JobInserter jobInserter() {
+    return jobInserter;
   }
 
-  /**
-   * Returns the log tail of the api role.
-   *
-   * @return the tail
-   * @throws IllegalStateException in the worker role, which runs no tail
-   */
+  JobAdmin jobAdmin() {
+    return jobAdmin;
+  }
+
+  JobRegistry jobRegistry() {
+    return jobRegistry;
+  }
+
   LogTail tail() {
     if (tail == null) {
       throw new IllegalStateException("the " + role.code() + " role runs no log tail");
@@ -398,9 +435,14 @@ final class Assembly {
         .dropwizardRegistry(environment.metrics())
         .customLabelMapper(
             new CustomLabelMapper(
-                List.of(
-                    new MapperConfig(
-                        ROLE_METRIC + ".*", "bothy_process_role", Map.of("bothy_role", "${0}")))))
+                Stream.concat(
+                        Stream.of(
+                            new MapperConfig(
+                                ROLE_METRIC + ".*",
+                                "bothy_process_role",
+                                Map.of("bothy_role", "${0}"))),
+                        JobRuntimeMetrics.labelMappings().stream())
+                    .toList()))
         .register(prometheus);
     environment
         .admin()

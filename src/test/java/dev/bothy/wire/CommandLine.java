@@ -5,6 +5,7 @@ import io.dropwizard.core.cli.Cli;
 import io.dropwizard.core.setup.Bootstrap;
 import io.dropwizard.util.JarLocation;
 import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
@@ -30,7 +31,16 @@ final class CommandLine {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     Cli cli = new Cli(new JarLocation(BothyApplication.class), bootstrap, out, err);
-    Optional<Throwable> failure = cli.run(args);
+    // Commands that print results (jobs) write to System.out: capture it with the Cli's own.
+    PrintStream stdout = System.out;
+    System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+    Optional<Throwable> failure;
+    try {
+      failure = cli.run(args);
+    } finally {
+      System.out.flush();
+      System.setOut(stdout);
+    }
     return new Outcome(
         failure, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
   }

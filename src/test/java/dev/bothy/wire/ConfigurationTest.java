@@ -53,6 +53,12 @@ class ConfigurationTest {
         "zero shutdown budget | shutdown:\\n  totalTimeout: 0s | shutdown.totalTimeout",
         "pool wait below Hikari's minimum | database:\\n  connectionTimeout: 10ms"
             + " | database.connectionTimeout",
+        "queue name not a word | jobs:\\n  queues:\\n    Web-Hooks: 2 | jobs.queues: 'Web-Hooks'",
+        "queue without workers | jobs:\\n  queues:\\n    default: 0 | jobs.queues.default must be",
+        "job timeout not below the rescue age | jobs:\\n  defaultTimeout: 2h"
+            + " | jobs.defaultTimeout must be shorter than jobs.rescueAfter",
+        "jobs budget not below the shutdown budget | shutdown:\\n  totalTimeout: 5s"
+            + " | shutdown.jobsTimeout must be shorter than shutdown.totalTimeout",
       })
   void a_bad_configuration_stops_the_start_with_a_non_zero_exit_and_a_message_naming_the_key(
       String name, String yaml, String expected) throws Exception {

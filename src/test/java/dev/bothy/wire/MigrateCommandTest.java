@@ -39,7 +39,11 @@ class MigrateCommandTest {
     List<String> applied = appliedChangesets(url);
     assertThat(applied)
         .containsExactly(
-            "0001-roles", "0002-instance", "0003-event-log", "0004-event-log-partitions");
+            "0001-roles",
+            "0002-instance",
+            "0003-event-log",
+            "0004-event-log-partitions",
+            "0005-jobs");
     assertThat(column(url, "SELECT schema_version || ' ' || min_server_version FROM instance"))
         .containsExactly(Migrator.SCHEMA_VERSION + " " + Migrator.MIN_SERVER_VERSION);
     List<String> identity = column(url, "SELECT instance_id || ' ' || sync_epoch FROM instance");

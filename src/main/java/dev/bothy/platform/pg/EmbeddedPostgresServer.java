@@ -186,6 +186,32 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
             });
   }
 
+  /**
+   * Whether another process (or this one) runs the embedded server on a data directory: tools such
+   * as the {@code jobs} command then connect to it instead of starting their own.
+   *
+   * @param dataDirectory {@code database.embedded.dataDirectory}
+   * @return true when the directory's lock file is held
+   */
+  public static boolean inUse(Path dataDirectory) {
+    Path data = dataDirectory.toAbsolutePath().normalize();
+    Path lockFile = data.resolveSibling(data.getFileName() + ".lock");
+    if (!Files.exists(lockFile)) {
+      return false;
+    }
+    try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.WRITE)) {
+      FileLock lock = tryLock(channel);
+      if (lock == null) {
+        return true;
+      }
+      lock.release();
+      return false;
+    } catch (IOException e) {
+      throw BothyException.unavailable(
+          "cannot read the lock file " + lockFile + " (database.embedded.dataDirectory)", e);
+    }
+  }
+
   private static FileLock tryLock(FileChannel channel) throws IOException {
     try {
       return channel.tryLock();

@@ -32,6 +32,9 @@ public class BothyConfiguration extends Configuration {
 
   @Valid @NotNull @JsonProperty private SyncConfig sync = new SyncConfig();
 
+  /** The {@code jobs} section. */
+  @Valid @NotNull @JsonProperty private JobsConfig jobs = new JobsConfig();
+
   @Valid @NotNull @JsonProperty private ShutdownConfig shutdown = new ShutdownConfig();
 
   @JsonIgnore private Role role = Role.ALL;
@@ -61,6 +64,15 @@ public class BothyConfiguration extends Configuration {
    */
   public SyncConfig sync() {
     return sync;
+  }
+
+  /**
+   * Returns the {@code jobs} section.
+   *
+   * @return the section
+   */
+  public JobsConfig jobs() {
+    return jobs;
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.bothy.wire.config;
 
+import dev.bothy.platform.jobs.domain.JobNames;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -26,6 +27,16 @@ public final class CrossKeyChecks {
    */
   public static List<String> check(BothyConfiguration configuration) {
     List<String> problems = new ArrayList<>();
+    jobs(configuration.jobs(), problems);
+    ShutdownConfig shutdown = configuration.shutdown();
+    if (shutdown != null
+        && shutdown.jobsTimeout() != null
+        && shutdown.totalTimeout() != null
+        && shutdown.jobsTimeout().toNanoseconds() >= shutdown.totalTimeout().toNanoseconds()) {
+      problems.add(
+          "shutdown.jobsTimeout must be shorter than shutdown.totalTimeout, which also covers"
+              + " handing back the jobs still running");
+    }
     DatabaseConfig db = configuration.database();
     if (db == null) {
       return problems;
@@ -65,6 +76,44 @@ public final class CrossKeyChecks {
    * @param jdbcUrl the URL
    * @return the hosts, or empty when the URL cannot be parsed
    */
+  private static void jobs(JobsConfig jobs, List<String> problems) {
+    if (jobs == null) {
+      return;
+    }
+    if (jobs.queues() != null) {
+      jobs.queues()
+          .forEach(
+              (queue, workers) -> {
+                if (!JobNames.validQueue(queue)) {
+                  problems.add(
+                      "jobs.queues: '"
+                          + queue
+                          + "' is not a queue name (a lower-case word with underscores)");
+                }
+                if (workers == null || workers < 1 || workers > JobsConfig.MAX_QUEUE_WORKERS) {
+                  problems.add(
+                      "jobs.queues."
+                          + queue
+                          + " must be between 1 and "
+                          + JobsConfig.MAX_QUEUE_WORKERS
+                          + " workers");
+                }
+              });
+    }
+    if (jobs.retryBaseDelay() != null
+        && jobs.retryMaxDelay() != null
+        && jobs.retryBaseDelay().toNanoseconds() > jobs.retryMaxDelay().toNanoseconds()) {
+      problems.add("jobs.retryBaseDelay must not exceed jobs.retryMaxDelay");
+    }
+    if (jobs.defaultTimeout() != null
+        && jobs.rescueAfter() != null
+        && jobs.defaultTimeout().toNanoseconds() >= jobs.rescueAfter().toNanoseconds()) {
+      problems.add(
+          "jobs.defaultTimeout must be shorter than jobs.rescueAfter, or the rescuer takes back"
+              + " jobs that still run");
+    }
+  }
+
   static Optional<List<String>> hosts(String jdbcUrl) {
     String prefix = "jdbc:postgresql:";
     if (!jdbcUrl.startsWith(prefix)) {

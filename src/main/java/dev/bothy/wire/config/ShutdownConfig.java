@@ -21,6 +21,28 @@ public class ShutdownConfig {
   @JsonProperty
   private Duration totalTimeout = DEFAULT_TOTAL_TIMEOUT;
 
+  /** Default of {@code shutdown.jobsTimeout}. */
+  public static final Duration DEFAULT_JOBS_TIMEOUT = Duration.seconds(10);
+
+  @Doc(
+      "How long running jobs may take to finish when a worker or all process stops; the jobs"
+          + " still running then are interrupted and handed back (available, the attempt not"
+          + " counted). Must be shorter than shutdown.totalTimeout, which also covers the hand"
+          + " back.")
+  @NotNull
+  @MinDuration(value = 0, unit = TimeUnit.SECONDS)
+  @JsonProperty
+  private Duration jobsTimeout = DEFAULT_JOBS_TIMEOUT;
+
+  /**
+   * Returns {@code shutdown.jobsTimeout}.
+   *
+   * @return the budget of running jobs
+   */
+  public Duration jobsTimeout() {
+    return jobsTimeout;
+  }
+
   /**
    * Returns {@code shutdown.totalTimeout}.
    *

@@ -17,6 +17,8 @@ import dev.bothy.platform.jobs.PeriodicJob;
 import dev.bothy.platform.jobs.domain.Backoff;
 import dev.bothy.platform.pg.Listener;
 import dev.bothy.platform.pg.PoolSettings;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -110,7 +112,18 @@ public final class PgJobRuntime implements JobRuntime {
     this.metrics = Objects.requireNonNull(metrics, "metrics");
     this.listenConnection = Objects.requireNonNull(listenConnection, "listenConnection");
     this.onFatal = Objects.requireNonNull(onFatal, "onFatal");
-    this.clientId = listenConnection.applicationName() + "-" + Ids.newId();
+    this.clientId = processName() + "/" + Ids.newId();
+  }
+
+  /** {@code pid@host}, so operators see in {@code attempted_by} which process works a job. */
+  private static String processName() {
+    String host;
+    try {
+      host = InetAddress.getLocalHost().getHostName();
+    } catch (UnknownHostException e) {
+      host = "localhost";
+    }
+    return ProcessHandle.current().pid() + "@" + host;
   }
 
   @Override

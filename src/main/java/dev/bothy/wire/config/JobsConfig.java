@@ -1,0 +1,258 @@
+package dev.bothy.wire.config;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.dropwizard.util.Duration;
+import io.dropwizard.validation.MinDuration;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotEmpty;
+import jakarta.validation.constraints.NotNull;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+
+/** The {@code jobs} section: queues, retries, timeouts, the rescuer and the cleaner. */
+@Doc("The background jobs of platform.jobs.")
+public class JobsConfig {
+  /** Default workers of the {@code default} queue. */
+  public static final int DEFAULT_QUEUE_WORKERS = 10;
+
+  /** Default workers of the {@code maintenance} queue. */
+  public static final int MAINTENANCE_QUEUE_WORKERS = 1;
+
+  /** Most workers one queue may have in one process. */
+  public static final int MAX_QUEUE_WORKERS = 1000;
+
+  /** Default of {@code jobs.pollInterval}. */
+  public static final Duration DEFAULT_POLL_INTERVAL = Duration.seconds(1);
+
+  /** Default of {@code jobs.retryBaseDelay}. */
+  public static final Duration DEFAULT_RETRY_BASE_DELAY = Duration.seconds(1);
+
+  /** Default of {@code jobs.retryMaxDelay}. */
+  public static final Duration DEFAULT_RETRY_MAX_DELAY = Duration.hours(1);
+
+  /** Default of {@code jobs.rescueAfter}. */
+  public static final Duration DEFAULT_RESCUE_AFTER = Duration.hours(1);
+
+  /** Default of {@code jobs.completedRetention}. */
+  public static final Duration DEFAULT_COMPLETED_RETENTION = Duration.days(1);
+
+  /** Default of {@code jobs.discardedRetention}. */
+  public static final Duration DEFAULT_DISCARDED_RETENTION = Duration.days(7);
+
+  /** Default of {@code jobs.maintenanceInterval}. */
+  public static final Duration DEFAULT_MAINTENANCE_INTERVAL = Duration.minutes(1);
+
+  /** Default of {@code jobs.cleanerBatchSize}. */
+  public static final int DEFAULT_CLEANER_BATCH_SIZE = 10_000;
+
+  /** Upper bound of {@code jobs.cleanerBatchSize}. */
+  public static final int MAX_CLEANER_BATCH_SIZE = 1_000_000;
+
+  /** Default of {@code jobs.errorMessageMaxChars}. */
+  public static final int DEFAULT_ERROR_MESSAGE_MAX_CHARS = 2000;
+
+  /** Upper bound of {@code jobs.errorMessageMaxChars}. */
+  public static final int MAX_ERROR_MESSAGE_MAX_CHARS = 100_000;
+
+  /** Default of {@code jobs.defaultMaxAttempts}. */
+  public static final int DEFAULT_MAX_ATTEMPTS = 25;
+
+  /** Upper bound of {@code jobs.defaultMaxAttempts}. */
+  public static final int MAX_MAX_ATTEMPTS = 1000;
+
+  /** Default of {@code jobs.defaultTimeout}. */
+  public static final Duration DEFAULT_TIMEOUT = Duration.minutes(1);
+
+  @Doc(
+      "Queue name to the most jobs of that queue one worker or all process works at once; a"
+          + " start fails when a registered job kind uses a queue missing here.")
+  @NotEmpty
+  @JsonProperty
+  private Map<String, Integer> queues =
+      new TreeMap<>(
+          Map.of("default", DEFAULT_QUEUE_WORKERS, "maintenance", MAINTENANCE_QUEUE_WORKERS));
+
+  @Doc(
+      "How often a queue's fetcher looks for due jobs without a notification; also bounds how"
+          + " late a scheduled or retried job starts.")
+  @NotNull
+  @MinDuration(value = 10, unit = TimeUnit.MILLISECONDS)
+  @JsonProperty
+  private Duration pollInterval = DEFAULT_POLL_INTERVAL;
+
+  @Doc("Delay before the retry of a job's first failed attempt; it doubles per attempt.")
+  @NotNull
+  @MinDuration(value = 1, unit = TimeUnit.MILLISECONDS)
+  @JsonProperty
+  private Duration retryBaseDelay = DEFAULT_RETRY_BASE_DELAY;
+
+  @Doc("Cap of the retry delay.")
+  @NotNull
+  @MinDuration(value = 1, unit = TimeUnit.MILLISECONDS)
+  @JsonProperty
+  private Duration retryMaxDelay = DEFAULT_RETRY_MAX_DELAY;
+
+  @Doc(
+      "A job running longer than this is taken back by the rescuer (its worker died) and"
+          + " retried; every job kind's timeout must be shorter.")
+  @NotNull
+  @MinDuration(value = 1, unit = TimeUnit.SECONDS)
+  @JsonProperty
+  private Duration rescueAfter = DEFAULT_RESCUE_AFTER;
+
+  @Doc("Completed and cancelled jobs are deleted this long after they finished.")
+  @NotNull
+  @MinDuration(value = 1, unit = TimeUnit.SECONDS)
+  @JsonProperty
+  private Duration completedRetention = DEFAULT_COMPLETED_RETENTION;
+
+  @Doc("Discarded jobs (dead letters) are deleted this long after they were discarded.")
+  @NotNull
+  @MinDuration(value = 1, unit = TimeUnit.SECONDS)
+  @JsonProperty
+  private Duration discardedRetention = DEFAULT_DISCARDED_RETENTION;
+
+  @Doc(
+      "How often a worker or all process runs the rescuer, the cleaner and the periodic job"
+          + " inserts (one process at a time, through an advisory lock).")
+  @NotNull
+  @MinDuration(value = 100, unit = TimeUnit.MILLISECONDS)
+  @JsonProperty
+  private Duration maintenanceInterval = DEFAULT_MAINTENANCE_INTERVAL;
+
+  @Doc("Most finished jobs of one state one cleaner run deletes.")
+  @Min(1)
+  @Max(MAX_CLEANER_BATCH_SIZE)
+  @JsonProperty
+  private int cleanerBatchSize = DEFAULT_CLEANER_BATCH_SIZE;
+
+  @Doc("Error messages in a job's error history are cut to this many characters.")
+  @Min(1)
+  @Max(MAX_ERROR_MESSAGE_MAX_CHARS)
+  @JsonProperty
+  private int errorMessageMaxChars = DEFAULT_ERROR_MESSAGE_MAX_CHARS;
+
+  @Doc("Attempts of a job kind that sets none; a failure of the last discards the job.")
+  @Min(1)
+  @Max(MAX_MAX_ATTEMPTS)
+  @JsonProperty
+  private int defaultMaxAttempts = DEFAULT_MAX_ATTEMPTS;
+
+  @Doc(
+      "Timeout of one attempt of a job kind that sets none; past it the work is interrupted"
+          + " and the attempt fails.")
+  @NotNull
+  @MinDuration(value = 1, unit = TimeUnit.MILLISECONDS)
+  @JsonProperty
+  private Duration defaultTimeout = DEFAULT_TIMEOUT;
+
+  /**
+   * Returns {@code jobs.queues}.
+   *
+   * @return queue name to workers
+   */
+  public Map<String, Integer> queues() {
+    return queues;
+  }
+
+  /**
+   * Returns {@code jobs.pollInterval}.
+   *
+   * @return the interval
+   */
+  public Duration pollInterval() {
+    return pollInterval;
+  }
+
+  /**
+   * Returns {@code jobs.retryBaseDelay}.
+   *
+   * @return the delay
+   */
+  public Duration retryBaseDelay() {
+    return retryBaseDelay;
+  }
+
+  /**
+   * Returns {@code jobs.retryMaxDelay}.
+   *
+   * @return the cap
+   */
+  public Duration retryMaxDelay() {
+    return retryMaxDelay;
+  }
+
+  /**
+   * Returns {@code jobs.rescueAfter}.
+   *
+   * @return the age
+   */
+  public Duration rescueAfter() {
+    return rescueAfter;
+  }
+
+  /**
+   * Returns {@code jobs.completedRetention}.
+   *
+   * @return the retention
+   */
+  public Duration completedRetention() {
+    return completedRetention;
+  }
+
+  /**
+   * Returns {@code jobs.discardedRetention}.
+   *
+   * @return the retention
+   */
+  public Duration discardedRetention() {
+    return discardedRetention;
+  }
+
+  /**
+   * Returns {@code jobs.maintenanceInterval}.
+   *
+   * @return the interval
+   */
+  public Duration maintenanceInterval() {
+    return maintenanceInterval;
+  }
+
+  /**
+   * Returns {@code jobs.cleanerBatchSize}.
+   *
+   * @return the batch size
+   */
+  public int cleanerBatchSize() {
+    return cleanerBatchSize;
+  }
+
+  /**
+   * Returns {@code jobs.errorMessageMaxChars}.
+   *
+   * @return the length
+   */
+  public int errorMessageMaxChars() {
+    return errorMessageMaxChars;
+  }
+
+  /**
+   * Returns {@code jobs.defaultMaxAttempts}.
+   *
+   * @return the attempts
+   */
+  public int defaultMaxAttempts() {
+    return defaultMaxAttempts;
+  }
+
+  /**
+   * Returns {@code jobs.defaultTimeout}.
+   *
+   * @return the timeout
+   */
+  public Duration defaultTimeout() {
+    return defaultTimeout;
+  }
+}
