@@ -59,10 +59,10 @@ import io.prometheus.metrics.instrumentation.dropwizard5.labels.CustomLabelMappe
 import io.prometheus.metrics.instrumentation.dropwizard5.labels.MapperConfig;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.stream.Stream;
 import org.eclipse.jetty.util.component.LifeCycle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -86,6 +86,7 @@ final class Assembly {
   private final HookRegistry hooks = new HookRegistry();
   private final UnitOfWork unitOfWork;
   private final Readiness readiness = new Readiness();
+  private final PrometheusRegistry prometheus = new PrometheusRegistry();
   private final Lifecycle lifecycle;
   private final InstanceState instanceState;
   private final EventTypes eventTypes;
@@ -156,8 +157,7 @@ final class Assembly {
       JacksonPayloadCodec argsCodec = new JacksonPayloadCodec(environment.getObjectMapper());
       jobInserter = new JobInserterService(unitOfWork, jobRegistry, argsCodec, Clock.system());
       jobAdmin = new JobAdminService(unitOfWork, Clock.system());
-      JobRuntimeMetrics jobMetrics = new JobRuntimeMetrics(environment.metrics());
-      jobMetrics.registerGauges(jobAdmin, jobs.queues().keySet());
+      JobRuntimeMetrics.registerGauge(prometheus, jobAdmin, jobs.queues().keySet());
       registerPartitionMaintenance(config, events);
 
       Duration connectionTimeout = db.connectionTimeout().toJavaDuration();
@@ -179,7 +179,7 @@ final class Assembly {
             LOG.info("phase hooks frozen: hooks={}", hooks.registrations());
           });
       if (role.runsWorkers()) {
-        startJobRuntime(config, argsCodec, jobMetrics);
+        startJobRuntime(config, argsCodec, new JobRuntimeMetrics(prometheus));
       }
       lifecycle.onStop(StopPhase.POOL, "pool", total, dataSource::stop);
       environment.lifecycle().manage(new LifecycleManaged(lifecycle, exitGrace(config)));
@@ -430,19 +430,13 @@ final class Assembly {
   }
 
   private void registerAdminEndpoints(Environment environment) {
-    PrometheusRegistry prometheus = new PrometheusRegistry();
     DropwizardExports.builder()
         .dropwizardRegistry(environment.metrics())
         .customLabelMapper(
             new CustomLabelMapper(
-                Stream.concat(
-                        Stream.of(
-                            new MapperConfig(
-                                ROLE_METRIC + ".*",
-                                "bothy_process_role",
-                                Map.of("bothy_role", "${0}"))),
-                        JobRuntimeMetrics.labelMappings().stream())
-                    .toList()))
+                List.of(
+                    new MapperConfig(
+                        ROLE_METRIC + ".*", "bothy_process_role", Map.of("bothy_role", "${0}")))))
         .register(prometheus);
     environment
         .admin()

@@ -105,6 +105,35 @@ class InProcessAppTest {
   }
 
   @Test
+  void the_all_role_runs_the_partition_maintenance_as_a_job_and_exports_the_job_metrics()
+      throws Exception {
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+    List<dev.bothy.platform.jobs.JobView> done = List.of();
+    while (done.isEmpty() && System.nanoTime() < deadline) {
+      done =
+          assembly()
+              .jobAdmin()
+              .list(
+                  java.util.Optional.of(dev.bothy.platform.jobs.JobState.COMPLETED),
+                  java.util.Optional.of("sync.partition_maintenance"),
+                  10);
+      Thread.sleep(50);
+    }
+    assertThat(done)
+        .as("the first maintenance pass inserted the periodic job, a worker ran it")
+        .hasSize(1);
+    assertThat(done.get(0).uniqueKey()).get().asString().startsWith("periodic:");
+
+    String prometheus = Http.get(app.getAdminPort(), "/prometheus").body();
+    assertThat(prometheus)
+        .contains("bothy_jobs{bothy_job_state=\"completed\",bothy_queue=\"maintenance\"} 1.0")
+        .contains("bothy_jobs{bothy_job_state=\"discarded\",bothy_queue=\"default\"} 0.0")
+        .contains("bothy_jobs_work_seconds_count{bothy_job_kind=\"sync.partition_maintenance\"} 1")
+        .contains("bothy_jobs_fetch_seconds_count{bothy_queue=\"maintenance\"}")
+        .contains("bothy_process_role{bothy_role=\"all\"} 1.0");
+  }
+
+  @Test
   void the_instance_record_is_loaded_at_start() {
     assertThat(assembly().instanceRecord().schemaVersion())
         .isEqualTo(dev.bothy.platform.pg.Migrator.SCHEMA_VERSION);

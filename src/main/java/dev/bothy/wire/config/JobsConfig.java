@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
 @Doc("The background jobs of platform.jobs.")
 public class JobsConfig {
   /** Default workers of the {@code default} queue. */
-  public static final int DEFAULT_QUEUE_WORKERS = 10;
+  public static final int DEFAULT_QUEUE_WORKERS = 100;
 
   /** Default workers of the {@code maintenance} queue. */
   public static final int MAINTENANCE_QUEUE_WORKERS = 1;

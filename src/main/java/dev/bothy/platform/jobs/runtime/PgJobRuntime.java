@@ -322,7 +322,7 @@ public final class PgJobRuntime implements JobRuntime {
     }
   }
 
-  private void work(FetchedJob job, Semaphore slots, Signal signal, AtomicBoolean lastFull) {
+  private void work(FetchedJob job, QueueRunner queue) {
     Thread worker = Thread.currentThread();
     AtomicBoolean timedOut = new AtomicBoolean();
     Optional<JobRegistry.Registered<?>> kind = registry.byName(job.kind());
@@ -372,9 +372,11 @@ public final class PgJobRuntime implements JobRuntime {
           job.kind(),
           e.getMessage());
     } finally {
-      slots.release();
-      if (lastFull.get()) {
-        signal.signal();
+      queue.slots.release();
+      // After a full fetch more jobs are likely waiting: fetch again once half the workers are
+      // free, so a busy queue fetches in batches instead of one job per freed worker.
+      if (queue.lastFull.get() && queue.slots.availablePermits() >= queue.refetchAt) {
+        queue.signal.signal();
       }
     }
   }
@@ -440,12 +442,14 @@ public final class PgJobRuntime implements JobRuntime {
     final Semaphore slots;
     final Signal signal = new Signal();
     final AtomicBoolean lastFull = new AtomicBoolean();
+    final int refetchAt;
     final ExecutorService workers;
     final Thread fetcher;
 
     QueueRunner(String name, int size) {
       this.name = name;
       this.slots = new Semaphore(size);
+      this.refetchAt = Math.max(1, size / 2);
       AtomicInteger n = new AtomicInteger();
       this.workers =
           Executors.newFixedThreadPool(
@@ -486,9 +490,9 @@ public final class PgJobRuntime implements JobRuntime {
           lastFull.set(!jobs.isEmpty() && jobs.size() == free);
           for (FetchedJob job : jobs) {
             slots.acquireUninterruptibly();
-            workers.execute(() -> work(job, slots, signal, lastFull));
+            workers.execute(() -> work(job, this));
           }
-          if (lastFull.get() && slots.availablePermits() > 0) {
+          if (lastFull.get() && slots.availablePermits() >= refetchAt) {
             continue;
           }
         }
