@@ -53,6 +53,7 @@ import dev.bothy.wire.config.DatabaseConfig;
 import dev.bothy.wire.config.JobsConfig;
 import io.dropwizard.core.server.DefaultServerFactory;
 import io.dropwizard.core.setup.Environment;
+import io.opentelemetry.api.GlobalOpenTelemetry;
 import io.prometheus.metrics.exporter.servlet.jakarta.PrometheusMetricsServlet;
 import io.prometheus.metrics.instrumentation.dropwizard.DropwizardExports;
 import io.prometheus.metrics.instrumentation.dropwizard5.labels.CustomLabelMapper;
@@ -86,7 +87,6 @@ final class Assembly {
   private final HookRegistry hooks = new HookRegistry();
   private final UnitOfWork unitOfWork;
   private final Readiness readiness = new Readiness();
-  private final PrometheusRegistry prometheus = new PrometheusRegistry();
   private final Lifecycle lifecycle;
   private final InstanceState instanceState;
   private final EventTypes eventTypes;
@@ -157,7 +157,7 @@ final class Assembly {
       JacksonPayloadCodec argsCodec = new JacksonPayloadCodec(environment.getObjectMapper());
       jobInserter = new JobInserterService(unitOfWork, jobRegistry, argsCodec, Clock.system());
       jobAdmin = new JobAdminService(unitOfWork, Clock.system());
-      JobRuntimeMetrics.registerGauge(prometheus, jobAdmin, jobs.queues().keySet());
+      JobRuntimeMetrics.registerGauges(environment.metrics(), jobAdmin, jobs.queues().keySet());
       registerPartitionMaintenance(config, events);
 
       Duration connectionTimeout = db.connectionTimeout().toJavaDuration();
@@ -179,7 +179,7 @@ final class Assembly {
             LOG.info("phase hooks frozen: hooks={}", hooks.registrations());
           });
       if (role.runsWorkers()) {
-        startJobRuntime(config, argsCodec, new JobRuntimeMetrics(prometheus));
+        startJobRuntime(config, argsCodec, new JobRuntimeMetrics(environment.metrics()));
       }
       lifecycle.onStop(StopPhase.POOL, "pool", total, dataSource::stop);
       environment.lifecycle().manage(new LifecycleManaged(lifecycle, exitGrace(config)));
@@ -250,10 +250,11 @@ final class Assembly {
   }
 
   /**
-   * Schedules the partition maintenance of the worker role: once at start (so the partitions ahead
-   * exist before anything appends), then every {@code sync.partitionMaintenanceInterval}. Until the
-   * job runtime exists this is a lifecycle-managed task; the advisory lock inside each run keeps it
-   * to one process at a time. A failed run is logged and tried again at the next interval.
+   * Registers the partition maintenance as the periodic job {@code sync.partition_maintenance}
+   * (every role registers it; only worker and all work it): the job maintenance inserts one per
+   * {@code sync.partitionMaintenanceInterval}, and its first pass runs as the runtime starts. The
+   * changelog's first partition and {@code sync.partitionsAhead} spare ones cover the appends of
+   * the moments before; a failed run is retried with the job backoff.
    */
   private void registerPartitionMaintenance(BothyConfiguration config, JooqEventRepository events) {
     PartitionMaintenance maintenance =
@@ -296,6 +297,7 @@ final class Assembly {
             Clock.system(),
             settings,
             metrics,
+            new OtelJobTracer(GlobalOpenTelemetry.get()),
             new PoolSettings(
                 dataSource.getJdbcUrl(),
                 dataSource.getUsername(),
@@ -430,14 +432,17 @@ final class Assembly {
   }
 
   private void registerAdminEndpoints(Environment environment) {
+    PrometheusRegistry prometheus = new PrometheusRegistry();
     DropwizardExports.builder()
         .dropwizardRegistry(environment.metrics())
+        .metricFilter(LabelledDropwizardExports.UNLABELLED)
         .customLabelMapper(
             new CustomLabelMapper(
                 List.of(
                     new MapperConfig(
                         ROLE_METRIC + ".*", "bothy_process_role", Map.of("bothy_role", "${0}")))))
         .register(prometheus);
+    prometheus.register(new LabelledDropwizardExports(environment.metrics()));
     environment
         .admin()
         .addServlet("prometheus", new PrometheusMetricsServlet(prometheus))

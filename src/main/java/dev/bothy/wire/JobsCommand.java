@@ -43,7 +43,7 @@ import net.sourceforge.argparse4j.inf.Subparsers;
  * configuration file and {@code --json} for scripts.
  *
  * <p>With {@code database.url} set they connect to that database. In the embedded default they
- * connect to the embedded server a running {@code all} or {@code worker} holds (its port is {@code
+ * connect to the embedded server another running Bothy process holds (its port is {@code
  * database.embedded.port}), or start it themselves when nothing runs. Bad input (an id that is not
  * a UUID, an unknown id, a job in the wrong state) prints one line naming the problem on standard
  * error and exits 1.

@@ -85,6 +85,32 @@ class ArchitectureTest {
               "java..", "org.slf4j..", "dev.bothy.kernel..", "dev.bothy.platform.lifecycle..");
 
   @ArchTest
+  static final ArchRule jobs_use_only_the_kernel_and_platform_pg =
+      classes()
+          .that()
+          .resideInAPackage("dev.bothy.platform.jobs..")
+          .should()
+          .onlyDependOnClassesThat()
+          .resideInAnyPackage(
+              "java..",
+              "org.slf4j..",
+              "org.jooq..",
+              "dev.bothy.kernel..",
+              "dev.bothy.platform.pg..",
+              "dev.bothy.platform.jobs..")
+          .because("DESIGN.md section 4: platform.jobs may use kernel and platform.pg only");
+
+  @ArchTest
+  static final ArchRule telemetry_names_use_only_the_jdk =
+      classes()
+          .that()
+          .resideInAPackage("dev.bothy.platform.telemetry..")
+          .should()
+          .onlyDependOnClassesThat()
+          .resideInAnyPackage("java..", "io.opentelemetry..", "dev.bothy.kernel..")
+          .because("DESIGN.md section 4: platform.telemetry may use kernel and the OTel API");
+
+  @ArchTest
   static final ArchRule only_platform_pg_opens_connections_or_transactions =
       noClasses()
           .that()

@@ -8,6 +8,7 @@ import dev.bothy.platform.jobs.JobKind;
 import dev.bothy.platform.jobs.JobMetrics;
 import dev.bothy.platform.jobs.JobRegistry;
 import dev.bothy.platform.jobs.JobSettings;
+import dev.bothy.platform.jobs.JobTracer;
 import dev.bothy.platform.jobs.runtime.JobInserterService;
 import dev.bothy.platform.jobs.runtime.PgJobRuntime;
 import dev.bothy.platform.pg.EmbeddedPostgresServer;
@@ -185,6 +186,7 @@ public final class JobsBench {
             Clock.system(),
             settings,
             JobMetrics.NONE,
+            JobTracer.NONE,
             new PoolSettings(
                 server.jdbcUrl("postgres"),
                 "bothy_app",

@@ -4,6 +4,7 @@ import dev.bothy.kernel.Clock;
 import dev.bothy.platform.jobs.JobMetrics;
 import dev.bothy.platform.jobs.JobRegistry;
 import dev.bothy.platform.jobs.JobSettings;
+import dev.bothy.platform.jobs.JobTracer;
 import dev.bothy.platform.jobs.runtime.JobAdminService;
 import dev.bothy.platform.jobs.runtime.JobInserterService;
 import dev.bothy.platform.jobs.runtime.PgJobRuntime;
@@ -97,6 +98,7 @@ public final class JobsFixture {
             clock,
             settings,
             JobMetrics.NONE,
+            JobTracer.NONE,
             new PoolSettings(
                 jdbcUrl, "bothy_app", null, 1, Duration.ofSeconds(5), "bothy-jobs-listen"),
             fatal::add);

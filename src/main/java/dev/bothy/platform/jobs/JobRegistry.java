@@ -110,13 +110,23 @@ public final class JobRegistry {
    *
    * @param job the periodic job
    * @throws IllegalArgumentException when no kind takes its args
-   * @throws IllegalStateException after {@link #freeze()}
+   * @throws IllegalStateException after {@link #freeze()}, or when its kind has a periodic job
+   *     already
    */
   public synchronized void registerPeriodic(PeriodicJob job) {
     checkOpen("periodic job " + job.args().getClass().getSimpleName());
     if (!byArgs.containsKey(job.args().getClass())) {
       throw new IllegalArgumentException(
           "no job kind takes " + job.args().getClass().getName() + " for a periodic job");
+    }
+    for (PeriodicJob p : periodic) {
+      if (p.args().getClass() == job.args().getClass()) {
+        throw new IllegalStateException(
+            "job kind "
+                + byArgs.get(job.args().getClass()).kind().name()
+                + " already has a periodic job; the unique key per period would fold two into"
+                + " one");
+      }
     }
     periodic.add(job);
   }

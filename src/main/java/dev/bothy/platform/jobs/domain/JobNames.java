@@ -3,8 +3,9 @@ package dev.bothy.platform.jobs.domain;
 import java.util.regex.Pattern;
 
 /**
- * The shapes of kind and queue names: kinds are {@code module.name} (one dot, so metric names can
- * carry them as two segments), queues one lower-case word with underscores.
+ * The shapes of kind and queue names: kinds are {@code module.name} (the owning module first, so a
+ * kind's name says where its code lives), queues one lower-case word with underscores; both are
+ * safe as metric label values and in log lines.
  */
 public final class JobNames {
   private static final Pattern KIND = Pattern.compile("[a-z][a-z0-9_]*\\.[a-z][a-z0-9_]*");

@@ -13,6 +13,7 @@ import dev.bothy.platform.jobs.JobRegistry;
 import dev.bothy.platform.jobs.JobRuntime;
 import dev.bothy.platform.jobs.JobSettings;
 import dev.bothy.platform.jobs.JobState;
+import dev.bothy.platform.jobs.JobTracer;
 import dev.bothy.platform.jobs.PeriodicJob;
 import dev.bothy.platform.jobs.domain.Backoff;
 import dev.bothy.platform.pg.Listener;
@@ -66,6 +67,7 @@ public final class PgJobRuntime implements JobRuntime {
   private final Clock clock;
   private final JobSettings settings;
   private final JobMetrics metrics;
+  private final JobTracer tracer;
   private final Consumer<Throwable> onFatal;
   private final PoolSettings listenConnection;
   private final String clientId;
@@ -90,6 +92,7 @@ public final class PgJobRuntime implements JobRuntime {
    * @param clock decides what is due; the retry, rescue and retention times
    * @param settings the {@code jobs} configuration
    * @param metrics where attempts and fetches are reported
+   * @param tracer wraps each job's work in a span
    * @param listenConnection the LISTEN connection's settings (its own application name)
    * @param onFatal called when a runtime thread ends unexpectedly
    */
@@ -101,6 +104,7 @@ public final class PgJobRuntime implements JobRuntime {
       Clock clock,
       JobSettings settings,
       JobMetrics metrics,
+      JobTracer tracer,
       PoolSettings listenConnection,
       Consumer<Throwable> onFatal) {
     this.unitOfWork = Objects.requireNonNull(unitOfWork, "unitOfWork");
@@ -110,6 +114,7 @@ public final class PgJobRuntime implements JobRuntime {
     this.clock = Objects.requireNonNull(clock, "clock");
     this.settings = Objects.requireNonNull(settings, "settings");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
+    this.tracer = Objects.requireNonNull(tracer, "tracer");
     this.listenConnection = Objects.requireNonNull(listenConnection, "listenConnection");
     this.onFatal = Objects.requireNonNull(onFatal, "onFatal");
     this.clientId = processName() + "/" + Ids.newId();
@@ -144,6 +149,20 @@ public final class PgJobRuntime implements JobRuntime {
                 + " uses queue '"
                 + r.kind().queue()
                 + "', which jobs.queues does not list; add it with its worker count");
+      }
+    }
+    for (PeriodicJob p : registry.periodic()) {
+      Duration shortest =
+          settings.completedRetention().compareTo(settings.discardedRetention()) < 0
+              ? settings.completedRetention()
+              : settings.discardedRetention();
+      if (p.interval().compareTo(shortest) > 0) {
+        throw new IllegalStateException(
+            "the periodic job "
+                + p.args().getClass().getSimpleName()
+                + " runs less often than jobs.completedRetention or jobs.discardedRetention:"
+                + " the cleaner would delete its job before the period ends and the period would"
+                + " run twice; lengthen the retentions");
       }
     }
     started.set(true);
@@ -206,7 +225,7 @@ public final class PgJobRuntime implements JobRuntime {
       LOG.warn("job runtime stop: jobs still running past the budget are handed back");
     }
     completer.interrupt();
-    join(completer, System.nanoTime() + TimeUnit.SECONDS.toNanos(5));
+    join(completer, Math.max(deadline, System.nanoTime() + settings.pollInterval().toNanos()));
     flushCompletions();
     timers.shutdownNow();
     try {
@@ -273,6 +292,11 @@ public final class PgJobRuntime implements JobRuntime {
       maintain();
     } catch (RuntimeException e) {
       LOG.warn("job maintenance failed, retrying next run: error={}", e.getMessage());
+    } catch (Error e) {
+      // The scheduler would cancel the task without a word: end the process instead.
+      LOG.error("job maintenance ended unexpectedly", e);
+      onFatal.accept(e);
+      throw e;
     }
   }
 
@@ -323,18 +347,11 @@ public final class PgJobRuntime implements JobRuntime {
   }
 
   private void work(FetchedJob job, QueueRunner queue) {
-    Thread worker = Thread.currentThread();
-    AtomicBoolean timedOut = new AtomicBoolean();
     Optional<JobRegistry.Registered<?>> kind = registry.byName(job.kind());
     Duration timeout = kind.map(JobRegistry.Registered::timeout).orElse(settings.rescueAfter());
-    ScheduledFuture<?> watchdog =
-        timers.schedule(
-            () -> {
-              timedOut.set(true);
-              worker.interrupt();
-            },
-            timeout.toNanos(),
-            TimeUnit.NANOSECONDS);
+    Watchdog watchdog = new Watchdog(Thread.currentThread());
+    ScheduledFuture<?> timer =
+        timers.schedule(watchdog::fire, timeout.toNanos(), TimeUnit.NANOSECONDS);
     long start = System.nanoTime();
     Throwable failure = null;
     JobEnd end = null;
@@ -349,28 +366,22 @@ public final class PgJobRuntime implements JobRuntime {
     } catch (Throwable e) { // NOPMD: every failure of a work function is a failed attempt
       failure = e;
     } finally {
-      watchdog.cancel(false);
-      Thread.interrupted();
+      timer.cancel(false);
+      watchdog.disarm();
     }
     long nanos = System.nanoTime() - start;
-    if (timedOut.get()) {
+    boolean timedOut = watchdog.fired();
+    if (timedOut) {
       failure = new TimeoutException("ran past its timeout of " + timeout);
       end = null;
     }
     try {
-      if (abandoned && !timedOut.get() && (failure != null || end != null)) {
+      if (abandoned && !timedOut && (failure != null || end != null)) {
         LOG.info(
             "job interrupted by the stop, handed back: job_id={} kind={}", job.id(), job.kind());
         return;
       }
-      record(job, failure, end, nanos);
-    } catch (RuntimeException e) {
-      // The row stays running: the rescuer returns it after jobs.rescueAfter.
-      LOG.warn(
-          "recording a job's outcome failed: job_id={} kind={} error={}",
-          job.id(),
-          job.kind(),
-          e.getMessage());
+      recordUntilStored(job, failure, end, nanos);
     } finally {
       queue.slots.release();
       // After a full fetch more jobs are likely waiting: fetch again once half the workers are
@@ -387,7 +398,79 @@ public final class PgJobRuntime implements JobRuntime {
     A args = codec.decodeArgs(job.args(), kind.kind().argsType());
     JobContext context =
         new JobContext(job.id(), job.kind(), job.attempt(), job.maxAttempts(), job.scheduledAt());
-    kind.kind().work().work(context, args);
+    tracer.traced(
+        job.id(), job.kind(), job.attempt(), () -> kind.kind().work().work(context, args));
+  }
+
+  /**
+   * Interrupts a worker thread at the timeout, but never once the work has ended: the lock makes
+   * "fire" and "disarm" exclusive, so no interrupt leaks into recording the outcome or the next job
+   * of the thread.
+   */
+  private static final class Watchdog {
+    private final Thread worker;
+    private boolean armed = true;
+    private boolean fired;
+
+    Watchdog(Thread worker) {
+      this.worker = worker;
+    }
+
+    synchronized void fire() {
+      if (armed) {
+        fired = true;
+        worker.interrupt();
+      }
+    }
+
+    synchronized void disarm() {
+      armed = false;
+      // Clears an interrupt the watchdog (or a stop) delivered while the work ran.
+      Thread.interrupted();
+    }
+
+    synchronized boolean fired() {
+      return fired;
+    }
+  }
+
+  /**
+   * Records an outcome, retrying every {@code jobs.pollInterval} while the database refuses (a full
+   * pool, a restart), so a finished job does not wait for the rescuer; a stop ends the retries and
+   * the hand back takes the job.
+   */
+  private void recordUntilStored(FetchedJob job, Throwable failure, JobEnd end, long nanos) {
+    boolean warned = false;
+    while (true) {
+      try {
+        record(job, failure, end, nanos);
+        if (warned) {
+          LOG.info("job outcome recorded after retries: job_id={}", job.id());
+        }
+        return;
+      } catch (RuntimeException e) {
+        if (stopping) {
+          LOG.warn(
+              "recording a job's outcome failed during the stop; the hand back or the rescuer"
+                  + " takes it: job_id={} kind={} error={}",
+              job.id(),
+              job.kind(),
+              e.getMessage());
+          return;
+        }
+        if (!warned) {
+          LOG.warn(
+              "recording a job's outcome failed, retrying: job_id={} kind={} error={}",
+              job.id(),
+              job.kind(),
+              e.getMessage());
+          warned = true;
+        }
+        if (!pause(settings.pollInterval())) {
+          return;
+        }
+      }
+    }
   }
 
   private void record(FetchedJob job, Throwable failure, JobEnd end, long nanos) {
@@ -417,6 +500,14 @@ public final class PgJobRuntime implements JobRuntime {
               cut(String.valueOf(failure.getMessage())));
       Optional<JobState> state =
           unitOfWork.run(() -> store.fail(job.id(), clientId, now, now.plus(delay), entry));
+      if (state.isEmpty()) {
+        LOG.info(
+            "job outcome ignored: the job is no longer this runtime's (handed back, rescued or"
+                + " cancelled): job_id={} kind={}",
+            job.id(),
+            job.kind());
+        return;
+      }
       boolean discarded = state.filter(s -> s == JobState.DISCARDED).isPresent();
       metrics.worked(
           job.kind(), discarded ? JobMetrics.Outcome.DISCARDED : JobMetrics.Outcome.FAILED, nanos);

@@ -1,0 +1,29 @@
+package dev.bothy.platform.telemetry;
+
+import java.util.List;
+
+/**
+ * The span names and attribute keys of Bothy's manual spans; every key is listed in {@link
+ * #ATTRIBUTE_KEYS}, the allowlist a collector configuration should keep.
+ */
+public final class TelemetryNames {
+  /** The instrumentation scope of Bothy's manual spans. */
+  public static final String SCOPE = "dev.bothy";
+
+  /** The span of one job's work; its name is this prefix, a space and the kind. */
+  public static final String JOB_SPAN_PREFIX = "job";
+
+  /** The job's kind, for example {@code sync.partition_maintenance}. */
+  public static final String JOB_KIND = "bothy.job.kind";
+
+  /** The job's attempt, from 1. */
+  public static final String JOB_ATTEMPT = "bothy.job.attempt";
+
+  /** The job's id (a UUIDv7). */
+  public static final String JOB_ID = "bothy.job.id";
+
+  /** Every attribute key of Bothy's manual spans. */
+  public static final List<String> ATTRIBUTE_KEYS = List.of(JOB_KIND, JOB_ATTEMPT, JOB_ID);
+
+  private TelemetryNames() {}
+}

@@ -1,0 +1,48 @@
+package dev.bothy.wire;
+
+import dev.bothy.platform.jobs.JobTracer;
+import dev.bothy.platform.telemetry.TelemetryNames;
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Scope;
+import java.util.UUID;
+
+/**
+ * The {@link JobTracer} of the running service: a span per job's work through the OpenTelemetry
+ * API, named {@code job <kind>} with the kind, attempt and id as attributes. Without the
+ * OpenTelemetry agent the API is a no-op and this costs next to nothing.
+ */
+final class OtelJobTracer implements JobTracer {
+  private final Tracer tracer;
+
+  OtelJobTracer(OpenTelemetry openTelemetry) {
+    this.tracer = openTelemetry.getTracer(TelemetryNames.SCOPE);
+  }
+
+  @Override
+  public void traced(UUID id, String kind, int attempt, Body body) throws Exception {
+    Span span =
+        tracer
+            .spanBuilder(TelemetryNames.JOB_SPAN_PREFIX + " " + kind)
+            .setSpanKind(SpanKind.CONSUMER)
+            .setAttribute(TelemetryNames.JOB_KIND, kind)
+            .setAttribute(TelemetryNames.JOB_ATTEMPT, (long) attempt)
+            .setAttribute(TelemetryNames.JOB_ID, id.toString())
+            .startSpan();
+    // The span is current while the work runs, so the JDBC and HTTP spans of the agent nest in it.
+    Scope scope = span.makeCurrent();
+    try {
+      body.run();
+    } catch (Exception | Error e) {
+      span.recordException(e);
+      span.setStatus(StatusCode.ERROR);
+      throw e;
+    } finally {
+      scope.close();
+      span.end();
+    }
+  }
+}
