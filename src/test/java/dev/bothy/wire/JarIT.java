@@ -51,6 +51,7 @@ class JarIT {
       assertThat(dir.resolve("bothy-data/postgres/PG_VERSION")).hasContent("18");
 
       a_second_process_on_the_same_data_directory_fails_with_a_clear_message();
+      the_jobs_commands_work_against_the_running_embedded_default(embedded);
 
       ChildJvm.Result stopped = all.terminate(Duration.ofSeconds(60));
       assertThat(stopped.output())
@@ -77,6 +78,30 @@ class JarIT {
       again.terminate(Duration.ofSeconds(60));
     }
     assertThat(ServerRolesTest.postgresProcessesUsing(dir)).as("no orphan postgres").isZero();
+  }
+
+  private void the_jobs_commands_work_against_the_running_embedded_default(int embedded)
+      throws Exception {
+    List<String> port = List.of("-Ddw.database.embedded.port=" + embedded);
+    long deadline = System.nanoTime() + START.toNanos();
+    String listed = "";
+    while (!listed.contains("sync.partition_maintenance") && System.nanoTime() < deadline) {
+      try (ChildJvm list = ChildJvm.startJar(dir, port, "jobs", "list")) {
+        ChildJvm.Result result = list.await(START);
+        assertThat(result.exitCode()).as(result.output()).isZero();
+        listed = result.output();
+      }
+    }
+    assertThat(listed)
+        .as("the running all inserted and worked its periodic partition maintenance")
+        .contains("ID")
+        .contains("STATE")
+        .contains("sync.partition_maintenance");
+    try (ChildJvm show = ChildJvm.startJar(dir, port, "jobs", "show", "not-a-job")) {
+      ChildJvm.Result result = show.await(START);
+      assertThat(result.exitCode()).isEqualTo(1);
+      assertThat(result.output()).contains("jobs show: 'not-a-job' is not a job id (a UUID)");
+    }
   }
 
   private void a_second_process_on_the_same_data_directory_fails_with_a_clear_message()
@@ -114,7 +139,7 @@ class JarIT {
     try (ChildJvm help = ChildJvm.startJar(dir, List.of(), "-h")) {
       ChildJvm.Result result = help.await(START);
       assertThat(result.exitCode()).isZero();
-      assertThat(result.output()).contains("{check,db,api,worker,all}");
+      assertThat(result.output()).contains("{check,db,jobs,api,worker,all}");
     }
     try (ChildJvm version = ChildJvm.startJar(dir, List.of(), "-v")) {
       ChildJvm.Result result = version.await(START);
