@@ -4,10 +4,12 @@
 package dev.bothy.db;
 
 
+import dev.bothy.db.tables.EventConsumerCursors;
 import dev.bothy.db.tables.EventLog;
 import dev.bothy.db.tables.Instance;
 import dev.bothy.db.tables.Jobs;
 import dev.bothy.db.tables.SequenceCounters;
+import dev.bothy.db.tables.records.EventConsumerCursorsRecord;
 import dev.bothy.db.tables.records.EventLogRecord;
 import dev.bothy.db.tables.records.InstanceRecord;
 import dev.bothy.db.tables.records.JobsRecord;
@@ -30,6 +32,7 @@ public class Keys {
     // UNIQUE and PRIMARY KEY definitions
     // -------------------------------------------------------------------------
 
+    public static final UniqueKey<EventConsumerCursorsRecord> EVENT_CONSUMER_CURSORS_PKEY = Internal.createUniqueKey(EventConsumerCursors.EVENT_CONSUMER_CURSORS, DSL.name("event_consumer_cursors_pkey"), new TableField[] { EventConsumerCursors.EVENT_CONSUMER_CURSORS.NAME }, true);
     public static final UniqueKey<EventLogRecord> EVENT_LOG_PKEY = Internal.createUniqueKey(EventLog.EVENT_LOG, DSL.name("event_log_pkey"), new TableField[] { EventLog.EVENT_LOG.SEQ }, true);
     public static final UniqueKey<InstanceRecord> INSTANCE_PKEY = Internal.createUniqueKey(Instance.INSTANCE, DSL.name("instance_pkey"), new TableField[] { Instance.INSTANCE.ID }, true);
     public static final UniqueKey<JobsRecord> JOBS_PKEY = Internal.createUniqueKey(Jobs.JOBS, DSL.name("jobs_pkey"), new TableField[] { Jobs.JOBS.ID }, true);

@@ -4,6 +4,7 @@
 package dev.bothy.db;
 
 
+import dev.bothy.db.tables.EventConsumerCursors;
 import dev.bothy.db.tables.EventLog;
 import dev.bothy.db.tables.Instance;
 import dev.bothy.db.tables.Jobs;
@@ -29,6 +30,12 @@ public class Public extends SchemaImpl {
      * The reference instance of <code>public</code>
      */
     public static final Public PUBLIC = new Public();
+
+    /**
+     * One row per registered worker consumer: the last event number its rounds
+     * processed.
+     */
+    public final EventConsumerCursors EVENT_CONSUMER_CURSORS = EventConsumerCursors.EVENT_CONSUMER_CURSORS;
 
     /**
      * The global event log: seq comes from the event_seq counter in the sync
@@ -70,6 +77,7 @@ public class Public extends SchemaImpl {
     @Override
     public final List<Table<?>> getTables() {
         return Arrays.asList(
+            EventConsumerCursors.EVENT_CONSUMER_CURSORS,
             EventLog.EVENT_LOG,
             Instance.INSTANCE,
             Jobs.JOBS,

@@ -4,6 +4,7 @@
 package dev.bothy.db;
 
 
+import dev.bothy.db.tables.EventConsumerCursors;
 import dev.bothy.db.tables.EventLog;
 import dev.bothy.db.tables.Instance;
 import dev.bothy.db.tables.Jobs;
@@ -15,6 +16,12 @@ import dev.bothy.db.tables.SequenceCounters;
  */
 @SuppressWarnings({ "all", "unchecked", "rawtypes" })
 public class Tables {
+
+    /**
+     * One row per registered worker consumer: the last event number its rounds
+     * processed.
+     */
+    public static final EventConsumerCursors EVENT_CONSUMER_CURSORS = EventConsumerCursors.EVENT_CONSUMER_CURSORS;
 
     /**
      * The global event log: seq comes from the event_seq counter in the sync

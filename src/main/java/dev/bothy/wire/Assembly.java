@@ -37,13 +37,18 @@ import dev.bothy.platform.pg.PgUnitOfWork;
 import dev.bothy.platform.pg.PoolSettings;
 import dev.bothy.platform.pg.Sleeper;
 import dev.bothy.sync.Appender;
+import dev.bothy.sync.ConsumerName;
 import dev.bothy.sync.EventLog;
 import dev.bothy.sync.EventTypes;
 import dev.bothy.sync.LogTail;
+import dev.bothy.sync.adapters.postgres.JooqConsumerCursorRepository;
 import dev.bothy.sync.adapters.postgres.JooqEventRepository;
 import dev.bothy.sync.adapters.postgres.JooqPartitionRepository;
+import dev.bothy.sync.adapters.postgres.ListenerWaker;
 import dev.bothy.sync.app.AppendHook;
 import dev.bothy.sync.app.AppendService;
+import dev.bothy.sync.app.ConsumerRunner;
+import dev.bothy.sync.app.ConsumerService;
 import dev.bothy.sync.app.EventLogService;
 import dev.bothy.sync.app.PartitionMaintenance;
 import dev.bothy.sync.app.PartitionMaintenanceJob;
@@ -97,6 +102,8 @@ final class Assembly {
   private final JobAdmin jobAdmin;
   private TailService tail;
   private PgJobRuntime jobRuntime;
+  private ConsumerService consumers;
+  private volatile ConsumerRunner consumerRunner;
   private volatile InstanceRecord instanceRecord;
 
   private Assembly(BothyConfiguration config, Environment environment, ProcessExit exit) {
@@ -160,6 +167,17 @@ final class Assembly {
       JobRuntimeMetrics.registerGauges(environment.metrics(), jobAdmin, jobs.queues().keySet());
       registerPartitionMaintenance(config, events);
 
+      // Every role reads the consumers' states for the lag gauges; worker and all run them.
+      // No production consumer is registered yet: the webhooks and push issues register theirs
+      // here with consumers.register(ConsumerName.WEBHOOKS, handler).
+      consumers =
+          new ConsumerService(
+              unitOfWork,
+              new JooqConsumerCursorRepository(),
+              events,
+              config.consumer().batchSize());
+      ConsumerMetrics.register(environment.metrics(), consumers, Clock.system());
+
       Duration connectionTimeout = db.connectionTimeout().toJavaDuration();
       readiness.register("database", () -> PgProbe.answers(dataSource, connectionTimeout));
 
@@ -180,6 +198,7 @@ final class Assembly {
           });
       if (role.runsWorkers()) {
         startJobRuntime(config, argsCodec, new JobRuntimeMetrics(environment.metrics()));
+        startConsumers(config);
       }
       lifecycle.onStop(StopPhase.POOL, "pool", total, dataSource::stop);
       environment.lifecycle().manage(new LifecycleManaged(lifecycle, exitGrace(config)));
@@ -313,6 +332,44 @@ final class Assembly {
         "jobs",
         config.shutdown().totalTimeout().toJavaDuration(),
         () -> jobRuntime.stop(running));
+  }
+
+  private void startConsumers(BothyConfiguration config) {
+    Duration poll = config.consumer().pollInterval().toJavaDuration();
+    ListenerWaker waker =
+        new ListenerWaker(
+            new PoolSettings(
+                dataSource.getJdbcUrl(),
+                dataSource.getUsername(),
+                dataSource.getPassword(),
+                1,
+                config.database().connectionTimeout().toJavaDuration(),
+                ListenerWaker.APPLICATION_NAME),
+            poll,
+            config.database().listenReconnectBackoffCap().toJavaDuration());
+    lifecycle.onStart(
+        "consumers",
+        () -> {
+          List<ConsumerName> names = consumers.freeze();
+          consumers.ensure();
+          consumerRunner =
+              new ConsumerRunner(names, consumers::round, waker, poll, lifecycle::fail);
+          consumerRunner.start();
+        });
+    Duration total = config.shutdown().totalTimeout().toJavaDuration();
+    lifecycle.onStop(
+        StopPhase.CONSUMERS,
+        "consumers",
+        total,
+        () -> {
+          if (consumerRunner != null) {
+            consumerRunner.stop(total);
+          }
+        });
+  }
+
+  ConsumerService consumers() {
+    return consumers;
   }
 
   JobRuntime jobRuntime() {

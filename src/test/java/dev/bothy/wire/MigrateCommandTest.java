@@ -32,7 +32,7 @@ class MigrateCommandTest {
     Path config = dir.resolve("config.yml");
     Files.writeString(config, "database:\n  url: " + url + "\n");
 
-    assertThat(status(config)).contains("5 changesets have not been applied");
+    assertThat(status(config)).contains("6 changesets have not been applied");
 
     CommandLine.Outcome first = CommandLine.run("db", "migrate", config.toString());
     assertThat(first.failure()).isEmpty();
@@ -43,7 +43,8 @@ class MigrateCommandTest {
             "0002-instance",
             "0003-event-log",
             "0004-event-log-partitions",
-            "0005-jobs");
+            "0005-jobs",
+            "0006-event-consumer-cursors");
     assertThat(column(url, "SELECT schema_version || ' ' || min_server_version FROM instance"))
         .containsExactly(Migrator.SCHEMA_VERSION + " " + Migrator.MIN_SERVER_VERSION);
     List<String> identity = column(url, "SELECT instance_id || ' ' || sync_epoch FROM instance");
@@ -53,7 +54,7 @@ class MigrateCommandTest {
     CommandLine.Outcome second = CommandLine.run("db", "migrate", config.toString());
     assertThat(second.failure()).isEmpty();
     assertThat(appliedChangesets(url)).isEqualTo(applied);
-    assertThat(executedAt(url)).hasSize(5);
+    assertThat(executedAt(url)).hasSize(6);
     assertThat(column(url, "SELECT instance_id || ' ' || sync_epoch FROM instance"))
         .as("a second migrate keeps the identity")
         .isEqualTo(identity);

@@ -22,8 +22,17 @@ public final class TelemetryNames {
   /** The job's id (a UUIDv7). */
   public static final String JOB_ID = "bothy.job.id";
 
-  /** Every attribute key of Bothy's manual spans. */
-  public static final List<String> ATTRIBUTE_KEYS = List.of(JOB_KIND, JOB_ATTEMPT, JOB_ID);
+  /**
+   * The name of a worker consumer ({@code push}, {@code webhooks}); also the label of its gauges.
+   */
+  public static final String CONSUMER_NAME = "bothy.consumer.name";
+
+  /** An event's number in the log. */
+  public static final String EVENT_SEQ = "bothy.event.seq";
+
+  /** Every attribute key of Bothy's spans and logs, the collector's allowlist. */
+  public static final List<String> ATTRIBUTE_KEYS =
+      List.of(JOB_KIND, JOB_ATTEMPT, JOB_ID, CONSUMER_NAME, EVENT_SEQ);
 
   private TelemetryNames() {}
 }

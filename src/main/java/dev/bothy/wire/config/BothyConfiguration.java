@@ -35,6 +35,9 @@ public class BothyConfiguration extends Configuration {
   /** The {@code jobs} section. */
   @Valid @NotNull @JsonProperty private JobsConfig jobs = new JobsConfig();
 
+  /** The {@code consumer} section. */
+  @Valid @NotNull @JsonProperty private ConsumerConfig consumer = new ConsumerConfig();
+
   @Valid @NotNull @JsonProperty private ShutdownConfig shutdown = new ShutdownConfig();
 
   @JsonIgnore private Role role = Role.ALL;
@@ -73,6 +76,15 @@ public class BothyConfiguration extends Configuration {
    */
   public JobsConfig jobs() {
     return jobs;
+  }
+
+  /**
+   * Returns the {@code consumer} section.
+   *
+   * @return the section
+   */
+  public ConsumerConfig consumer() {
+    return consumer;
   }
 
   /**

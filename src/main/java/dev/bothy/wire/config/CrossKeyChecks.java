@@ -28,6 +28,17 @@ public final class CrossKeyChecks {
   public static List<String> check(BothyConfiguration configuration) {
     List<String> problems = new ArrayList<>();
     jobs(configuration.jobs(), problems);
+    ConsumerConfig consumer = configuration.consumer();
+    SyncConfig sync = configuration.sync();
+    if (consumer != null
+        && sync != null
+        && consumer.pendingAlertAfter() != null
+        && sync.eventRetention() != null
+        && consumer.pendingAlertAfter().toNanoseconds() >= sync.eventRetention().toNanoseconds()) {
+      problems.add(
+          "consumer.pendingAlertAfter must be shorter than sync.eventRetention, or a stalled"
+              + " consumer loses events before its alert fires");
+    }
     ShutdownConfig shutdown = configuration.shutdown();
     if (shutdown != null
         && shutdown.jobsTimeout() != null

@@ -1,0 +1,24 @@
+package dev.bothy.sync;
+
+/**
+ * What a worker consumer does with each event: decide its recipients and insert their jobs.
+ *
+ * <p>Contract: {@link #handleEvent} runs inside the round's unit of work, in the {@code work}
+ * phase, once per event in {@code seq} order. It may read through ports and the current unit,
+ * insert jobs with {@code JobInserter.insertTx} (job args hold only IDs and numbers) and write rows
+ * of its own module. It never calls anything outside the process (the round holds the cursor row's
+ * lock), never appends an event (the round refuses it: a consumer would read its own output and
+ * take the {@code event_seq} lock), and throws to roll the whole round back: no job and no cursor
+ * move, the same events come again in the next round. Consumers are independent: one that keeps
+ * failing stalls only itself.
+ */
+@FunctionalInterface
+public interface ConsumerHandler {
+  /**
+   * Handles one event.
+   *
+   * @param event the stored event
+   * @throws Exception any failure; the round rolls back and is retried on the next wake
+   */
+  void handleEvent(Event event) throws Exception;
+}

@@ -1,0 +1,83 @@
+package dev.bothy.wire;
+
+import com.codahale.metrics.CachedGauge;
+import com.codahale.metrics.Gauge;
+import com.codahale.metrics.MetricRegistry;
+import dev.bothy.kernel.Clock;
+import dev.bothy.platform.telemetry.TelemetryNames;
+import dev.bothy.sync.ConsumerName;
+import dev.bothy.sync.ConsumerState;
+import dev.bothy.sync.Consumers;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The two gauges of the worker consumers, registered in every role so a stopped or missing worker
+ * still shows a growing lag:
+ *
+ * <ul>
+ *   <li>{@code bothy_event_consumer_lag{bothy_consumer_name}}: head minus the cursor, in events,
+ *       floored at zero;
+ *   <li>{@code bothy_event_consumer_pending_age_seconds{bothy_consumer_name}}: now minus when the
+ *       oldest unprocessed event occurred, floored at zero, zero at the head (the alert
+ *       BothyEventConsumerLag compares it with {@code consumer.pendingAlertAfter}).
+ * </ul>
+ *
+ * <p>One read of the states serves both gauges for a second; it runs in a unit of work bounded by
+ * {@code database.statementTimeout}. On an error, or for a consumer without a cursor row, the
+ * series is absent (never blocking, never a made-up zero).
+ */
+final class ConsumerMetrics {
+  static final String LAG = "bothy.event.consumer.lag";
+  static final String PENDING_AGE = "bothy.event.consumer.pending_age_seconds";
+  static final String LABEL = TelemetryNames.CONSUMER_NAME.replace('.', '_');
+
+  private ConsumerMetrics() {}
+
+  static void register(MetricRegistry registry, Consumers consumers, Clock clock) {
+    CachedGauge<Map<ConsumerName, ConsumerState>> states =
+        new CachedGauge<>(1, TimeUnit.SECONDS) {
+          @Override
+          protected Map<ConsumerName, ConsumerState> loadValue() {
+            try {
+              Map<ConsumerName, ConsumerState> byName = new HashMap<>();
+              for (ConsumerState s : consumers.states()) {
+                byName.put(s.name(), s);
+              }
+              return byName;
+            } catch (RuntimeException e) {
+              return null;
+            }
+          }
+        };
+    for (ConsumerName name : ConsumerName.names()) {
+      registry.register(
+          LabelledDropwizardExports.name(LAG, LABEL, name.value()),
+          (Gauge<Long>)
+              () -> {
+                ConsumerState s = state(states, name);
+                return s == null ? null : s.lag();
+              });
+      registry.register(
+          LabelledDropwizardExports.name(PENDING_AGE, LABEL, name.value()),
+          (Gauge<Double>)
+              () -> {
+                ConsumerState s = state(states, name);
+                if (s == null) {
+                  return null;
+                }
+                return s.oldestPendingAt()
+                    .map(at -> Math.max(0, Duration.between(at, clock.now()).toMillis()) / 1000.0)
+                    .orElse(0.0);
+              });
+    }
+  }
+
+  private static ConsumerState state(
+      CachedGauge<Map<ConsumerName, ConsumerState>> states, ConsumerName name) {
+    Map<ConsumerName, ConsumerState> now = states.getValue();
+    return now == null ? null : now.get(name);
+  }
+}

@@ -1,0 +1,474 @@
+package dev.bothy.sync.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.bothy.kernel.Ids;
+import dev.bothy.platform.pg.PoolSettings;
+import dev.bothy.sync.ConsumerName;
+import dev.bothy.sync.ConsumerState;
+import dev.bothy.sync.adapters.postgres.ListenerWaker;
+import dev.bothy.sync.domain.ConsumerGap;
+import dev.bothy.testing.ConsumerFixture;
+import dev.bothy.testing.PgExtension;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+class ConsumersTest {
+  @RegisterExtension static final PgExtension PG = new PgExtension();
+
+  private static final Duration LONG_POLL = Duration.ofMinutes(10);
+
+  private final List<ConsumerRunner> runners = new ArrayList<>();
+  private final List<Throwable> fatal = new CopyOnWriteArrayList<>();
+  private ConsumerFixture worker;
+
+  @BeforeEach
+  void clean() throws SQLException {
+    owner("DELETE FROM jobs");
+    owner("DELETE FROM event_consumer_cursors");
+    worker = new ConsumerFixture(PG.app(), 10);
+  }
+
+  @AfterEach
+  void stop() {
+    runners.forEach(r -> r.stop(Duration.ofSeconds(5)));
+    assertThat(fatal).isEmpty();
+  }
+
+  private static void owner(String sql) throws SQLException {
+    try (Connection c = PG.owner().getConnection();
+        Statement st = c.createStatement()) {
+      st.execute(sql);
+    }
+  }
+
+  private static void superuser(String sql) throws SQLException {
+    try (Connection c = PG.superuser().getConnection();
+        Statement st = c.createStatement()) {
+      st.execute(sql);
+    }
+  }
+
+  private static long scalar(String sql) throws SQLException {
+    try (Connection c = PG.owner().getConnection();
+        Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery(sql)) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  private static Map<Long, Long> jobsPerSeq() throws SQLException {
+    Map<Long, Long> perSeq = new HashMap<>();
+    try (Connection c = PG.owner().getConnection();
+        Statement st = c.createStatement();
+        ResultSet rs =
+            st.executeQuery(
+                "SELECT (args->>'seq')::bigint, count(*) FROM jobs"
+                    + " WHERE kind = 'sync.consumer_probe' GROUP BY 1")) {
+      while (rs.next()) {
+        perSeq.put(rs.getLong(1), rs.getLong(2));
+      }
+    }
+    return perSeq;
+  }
+
+  private static long cursor(ConsumerName name) throws SQLException {
+    return scalar("SELECT last_seq FROM event_consumer_cursors WHERE name = '" + name + "'");
+  }
+
+  private static long head() throws SQLException {
+    return scalar("SELECT coalesce(max(seq), 0) FROM event_log");
+  }
+
+  private static void await(String what, BooleanSupplier condition) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("timed out waiting until " + what);
+      }
+      Thread.sleep(20);
+    }
+  }
+
+  private static boolean quietly(SqlCheck check) {
+    try {
+      return check.get();
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @FunctionalInterface
+  private interface SqlCheck {
+    boolean get() throws SQLException;
+  }
+
+  /** Every seq in (from, head] has exactly two probe jobs, and no other seq has any. */
+  private static void assertExactlyTwoJobsPerEvent(long from) throws SQLException {
+    long head = head();
+    Map<Long, Long> perSeq = jobsPerSeq();
+    for (long seq = from + 1; seq <= head; seq++) {
+      assertThat(perSeq.get(seq)).as("jobs of event " + seq).isEqualTo(2L);
+    }
+    assertThat(perSeq.keySet()).allSatisfy(s -> assertThat(s).isBetween(from + 1, head));
+  }
+
+  private ConsumerRunner runner(ConsumerFixture w, Waker waker, Duration poll) {
+    ConsumerRunner r =
+        new ConsumerRunner(w.consumers.freeze(), w.consumers::round, waker, poll, fatal::add);
+    runners.add(r);
+    return r;
+  }
+
+  private static Waker silent() {
+    return new Waker() {
+      @Override
+      public void start(Runnable onWake) {}
+
+      @Override
+      public void close() {}
+    };
+  }
+
+  private static ListenerWaker listening() {
+    return new ListenerWaker(
+        new PoolSettings(
+            PG.jdbcUrl(),
+            "bothy_app",
+            null,
+            1,
+            Duration.ofSeconds(5),
+            ListenerWaker.APPLICATION_NAME),
+        Duration.ofMillis(100),
+        Duration.ofSeconds(1));
+  }
+
+  @Test
+  void the_cursor_table_has_the_shape_of_the_data_model_and_bothy_app_cannot_delete()
+      throws Exception {
+    owner("INSERT INTO event_consumer_cursors (name) VALUES ('push'), ('webhooks')");
+    assertThat(scalar("SELECT count(*) FROM event_consumer_cursors WHERE last_seq = 0"))
+        .isEqualTo(2);
+    assertThatThrownBy(() -> owner("INSERT INTO event_consumer_cursors (name) VALUES ('email')"))
+        .isInstanceOf(SQLException.class)
+        .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("23514"));
+    try (Connection c = PG.app().getConnection();
+        Statement st = c.createStatement()) {
+      assertThatThrownBy(() -> st.execute("DELETE FROM event_consumer_cursors"))
+          .isInstanceOf(SQLException.class)
+          .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("42501"));
+    }
+  }
+
+  @Test
+  void ensure_starts_a_new_consumer_at_the_head_and_a_second_ensure_changes_nothing()
+      throws Exception {
+    worker.log.append(ConsumerFixture.ALEX, 3);
+    long before = head();
+    worker.consumers.register(ConsumerName.WEBHOOKS, worker.probe(e -> {}));
+    worker.consumers.ensure();
+    assertThat(cursor(ConsumerName.WEBHOOKS)).isEqualTo(before);
+    assertThat(scalar("SELECT count(*) FROM event_consumer_cursors"))
+        .as("push has no row")
+        .isEqualTo(1);
+    worker.log.append(ConsumerFixture.SAM, 2);
+    worker.consumers.ensure();
+    assertThat(cursor(ConsumerName.WEBHOOKS)).isEqualTo(before);
+
+    assertThat(worker.consumers.round(ConsumerName.WEBHOOKS).processed()).isEqualTo(2);
+    assertExactlyTwoJobsPerEvent(before);
+    assertThat(worker.consumers.round(ConsumerName.WEBHOOKS)).isEqualTo(RoundResult.IDLE);
+  }
+
+  @Test
+  void jobs_and_cursor_commit_together_and_a_locked_row_ends_a_round_at_once() throws Exception {
+    CountDownLatch inserted = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    worker.consumers.register(
+        ConsumerName.WEBHOOKS,
+        worker.probe(
+            e -> {
+              inserted.countDown();
+              release.await();
+            }));
+    worker.consumers.ensure();
+    long start = head();
+    worker.log.append(ConsumerFixture.ALEX, 1);
+    ExecutorService threads = Executors.newSingleThreadExecutor();
+    try {
+      Future<RoundResult> round =
+          threads.submit(() -> worker.consumers.round(ConsumerName.WEBHOOKS));
+      assertThat(inserted.await(10, TimeUnit.SECONDS)).isTrue();
+      assertThat(jobsPerSeq()).as("the jobs are not visible before the commit").isEmpty();
+      assertThat(cursor(ConsumerName.WEBHOOKS)).isEqualTo(start);
+
+      ConsumerFixture other = new ConsumerFixture(PG.pool("bothy_app", 2), 10);
+      other.consumers.register(ConsumerName.WEBHOOKS, other.probe(e -> {}));
+      long began = System.nanoTime();
+      assertThat(other.consumers.round(ConsumerName.WEBHOOKS)).isEqualTo(RoundResult.LOCKED);
+      assertThat(Duration.ofNanos(System.nanoTime() - began))
+          .as("far below database.lockTimeout")
+          .isLessThan(Duration.ofSeconds(2));
+
+      release.countDown();
+      assertThat(round.get(10, TimeUnit.SECONDS).processed()).isEqualTo(1);
+      assertThat(cursor(ConsumerName.WEBHOOKS)).isEqualTo(start + 1);
+      assertExactlyTwoJobsPerEvent(start);
+    } finally {
+      release.countDown();
+      threads.shutdownNow();
+    }
+  }
+
+  @Test
+  void two_workers_in_parallel_create_every_job_exactly_once() throws Exception {
+    ConsumerFixture second = new ConsumerFixture(PG.pool("bothy_app", 4), 10);
+    AtomicInteger locked = new AtomicInteger();
+    CountDownLatch overlap = new CountDownLatch(1);
+    for (ConsumerFixture w : List.of(worker, second)) {
+      w.consumers.register(
+          ConsumerName.WEBHOOKS,
+          w.probe(
+              e -> {
+                // Hold the first round until the other worker found the row locked.
+                if (overlap.getCount() > 0) {
+                  overlap.await(200, TimeUnit.MILLISECONDS);
+                }
+              }));
+    }
+    worker.consumers.ensure();
+    second.consumers.ensure();
+    long start = head();
+    for (ConsumerFixture w : List.of(worker, second)) {
+      ConsumerRunner r =
+          new ConsumerRunner(
+              w.consumers.freeze(),
+              name -> {
+                RoundResult result = w.consumers.round(name);
+                if (result == RoundResult.LOCKED) {
+                  locked.incrementAndGet();
+                  overlap.countDown();
+                }
+                return result;
+              },
+              listening(),
+              Duration.ofMillis(50),
+              fatal::add);
+      runners.add(r);
+      r.start();
+    }
+    ExecutorService writers = Executors.newFixedThreadPool(3);
+    List<Future<?>> done = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      done.add(
+          writers.submit(
+              () -> {
+                for (int u = 0; u < 30; u++) {
+                  worker.log.append(Ids.newId(), 1 + ThreadLocalRandom.current().nextInt(3));
+                }
+                return null;
+              }));
+    }
+    for (Future<?> f : done) {
+      f.get(60, TimeUnit.SECONDS);
+    }
+    writers.shutdown();
+    long end = head();
+    await("the cursor reached the head", () -> quietly(() -> cursor(ConsumerName.WEBHOOKS) == end));
+    assertExactlyTwoJobsPerEvent(start);
+    assertThat(locked.get()).as("the workers overlapped at least once").isPositive();
+  }
+
+  @Test
+  void a_crash_in_the_middle_of_a_round_creates_no_duplicate_and_loses_no_event() throws Exception {
+    AtomicLong backend = new AtomicLong();
+    AtomicInteger mode = new AtomicInteger();
+    CountDownLatch blocked = new CountDownLatch(1);
+    worker.consumers.register(
+        ConsumerName.WEBHOOKS,
+        worker.probe(
+            e -> {
+              switch (mode.get()) {
+                case 1 -> {
+                  backend.set(
+                      dev.bothy.platform.pg.PgTx.dsl()
+                          .resultQuery("select pg_backend_pid()")
+                          .fetchOne(0, Long.class));
+                  blocked.countDown();
+                  Thread.sleep(10_000);
+                }
+                case 2 -> throw new IllegalStateException("Robin's handler failed");
+                case 3 -> throw new StackOverflowError("deep");
+                default -> {}
+              }
+            }));
+    worker.consumers.ensure();
+    long start = head();
+    worker.log.append(ConsumerFixture.ALEX, 4);
+
+    mode.set(1);
+    ExecutorService threads = Executors.newSingleThreadExecutor();
+    Future<RoundResult> round = threads.submit(() -> worker.consumers.round(ConsumerName.WEBHOOKS));
+    assertThat(blocked.await(10, TimeUnit.SECONDS)).isTrue();
+    superuser("SELECT pg_terminate_backend(" + backend.get() + ")");
+    assertThatThrownBy(() -> round.get(30, TimeUnit.SECONDS)).isNotNull();
+    threads.shutdownNow();
+    assertThat(jobsPerSeq()).as("terminated backend: nothing committed").isEmpty();
+
+    mode.set(2);
+    assertThatThrownBy(() -> worker.consumers.round(ConsumerName.WEBHOOKS))
+        .hasMessageContaining("Robin's handler failed");
+    mode.set(3);
+    assertThatThrownBy(() -> worker.consumers.round(ConsumerName.WEBHOOKS))
+        .isInstanceOf(StackOverflowError.class);
+    assertThat(jobsPerSeq()).as("failed rounds: nothing committed").isEmpty();
+    assertThat(cursor(ConsumerName.WEBHOOKS)).isEqualTo(start);
+
+    mode.set(0);
+    ConsumerFixture restarted = new ConsumerFixture(PG.pool("bothy_app", 2), 10);
+    restarted.consumers.register(ConsumerName.WEBHOOKS, restarted.probe(e -> {}));
+    assertThat(restarted.consumers.round(ConsumerName.WEBHOOKS).processed()).isEqualTo(4);
+    assertExactlyTwoJobsPerEvent(start);
+  }
+
+  @Test
+  void a_notification_wakes_the_consumer_without_waiting_for_the_poll() throws Exception {
+    worker.consumers.register(ConsumerName.WEBHOOKS, worker.probe(e -> {}));
+    worker.consumers.ensure();
+    ConsumerRunner r = runner(worker, listening(), LONG_POLL);
+    r.start();
+    Thread.sleep(500);
+    long start = head();
+    worker.log.append(ConsumerFixture.SAM, 1);
+    await("the jobs of the event", () -> quietly(() -> jobsPerSeq().size() == 1));
+    assertExactlyTwoJobsPerEvent(start);
+  }
+
+  @Test
+  void the_poll_wakes_the_consumer_without_a_notification() throws Exception {
+    worker.consumers.register(ConsumerName.WEBHOOKS, worker.probe(e -> {}));
+    worker.consumers.ensure();
+    ConsumerRunner r = runner(worker, silent(), Duration.ofMillis(100));
+    r.start();
+    long start = head();
+    worker.log.append(ConsumerFixture.SAM, 1);
+    await("the jobs of the event", () -> quietly(() -> jobsPerSeq().size() == 1));
+    assertExactlyTwoJobsPerEvent(start);
+  }
+
+  @Test
+  void losing_the_listen_connection_loses_nothing() throws Exception {
+    worker.consumers.register(ConsumerName.WEBHOOKS, worker.probe(e -> {}));
+    worker.consumers.ensure();
+    long start = head();
+    ConsumerRunner r = runner(worker, listening(), LONG_POLL);
+    r.start();
+    for (int i = 0; i < 4; i++) {
+      worker.log.append(Ids.newId(), 2);
+      superuser(
+          "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '"
+              + ListenerWaker.APPLICATION_NAME
+              + "'");
+      Thread.sleep(300);
+    }
+    worker.log.append(Ids.newId(), 1);
+    long end = head();
+    await("the cursor reached the head", () -> quietly(() -> cursor(ConsumerName.WEBHOOKS) == end));
+    assertExactlyTwoJobsPerEvent(start);
+  }
+
+  @Test
+  void a_hole_fails_the_round_and_leaves_cursor_and_jobs_unchanged() throws Exception {
+    worker.consumers.register(ConsumerName.WEBHOOKS, worker.probe(e -> {}));
+    worker.consumers.ensure();
+    long start = head();
+    worker.log.append(ConsumerFixture.ALEX, 1);
+    // A row two numbers past the head: a hole no retention explains.
+    owner(
+        "INSERT INTO event_log (seq, id, type, occurred_at, resource_type, resource_id, payload)"
+            + " VALUES ("
+            + (start + 3)
+            + ", gen_random_uuid(), 'settings.updated', now(), 'user', gen_random_uuid(),"
+            + " '{\"changedKeys\":[\"k\"]}')");
+    try {
+      for (int i = 0; i < 2; i++) {
+        assertThatThrownBy(() -> worker.consumers.round(ConsumerName.WEBHOOKS))
+            .isInstanceOf(ConsumerGap.class)
+            .hasMessageContaining("expected event " + (start + 2) + " in the batch");
+      }
+      assertThat(cursor(ConsumerName.WEBHOOKS)).isEqualTo(start);
+      assertThat(jobsPerSeq()).isEmpty();
+    } finally {
+      owner("DELETE FROM event_log WHERE seq = " + (start + 3));
+    }
+    assertThat(worker.consumers.round(ConsumerName.WEBHOOKS).processed())
+        .as("the hole closed, the consumer goes on")
+        .isEqualTo(1);
+    assertExactlyTwoJobsPerEvent(start);
+  }
+
+  @Test
+  void a_round_that_appends_an_event_rolls_back() throws Exception {
+    worker.consumers.register(
+        ConsumerName.WEBHOOKS,
+        worker.probe(
+            e ->
+                worker.log.appender.append(
+                    dev.bothy.testing.EventLogFixture.drafts(Ids.newId(), 1))));
+    worker.consumers.ensure();
+    long start = head();
+    worker.log.append(ConsumerFixture.ALEX, 1);
+    assertThatThrownBy(() -> worker.consumers.round(ConsumerName.WEBHOOKS))
+        .hasMessageContaining("a round may insert jobs only");
+    assertThat(head()).isEqualTo(start + 1);
+    assertThat(jobsPerSeq()).isEmpty();
+    assertThat(cursor(ConsumerName.WEBHOOKS)).isEqualTo(start);
+  }
+
+  @Test
+  void consumers_are_independent_and_the_states_show_each_lag() throws Exception {
+    worker.consumers.register(
+        ConsumerName.PUSH,
+        e -> {
+          throw new IllegalStateException("push is down");
+        });
+    worker.consumers.register(ConsumerName.WEBHOOKS, worker.probe(e -> {}));
+    worker.consumers.ensure();
+    long start = head();
+    ConsumerRunner r = runner(worker, listening(), Duration.ofMillis(100));
+    r.start();
+    worker.log.append(ConsumerFixture.ALEX, 3);
+    long end = head();
+    await("webhooks reached the head", () -> quietly(() -> cursor(ConsumerName.WEBHOOKS) == end));
+    Map<ConsumerName, ConsumerState> states = new HashMap<>();
+    worker.consumers.states().forEach(s -> states.put(s.name(), s));
+    assertThat(states.get(ConsumerName.WEBHOOKS).lag()).isZero();
+    assertThat(states.get(ConsumerName.WEBHOOKS).oldestPendingAt()).isEmpty();
+    assertThat(states.get(ConsumerName.PUSH).lag()).isEqualTo(end - start);
+    assertThat(states.get(ConsumerName.PUSH).oldestPendingAt()).isPresent();
+    assertThat(cursor(ConsumerName.PUSH)).isEqualTo(start);
+  }
+}
