@@ -59,6 +59,9 @@ class ConfigurationTest {
             + " | jobs.defaultTimeout must be shorter than jobs.rescueAfter",
         "jobs budget not below the shutdown budget | shutdown:\\n  totalTimeout: 5s"
             + " | shutdown.jobsTimeout must be shorter than shutdown.totalTimeout",
+        "consumer alert not below the retention | consumer:\\n  pendingAlertAfter: 30d"
+            + " | consumer.pendingAlertAfter must be shorter than sync.eventRetention",
+        "zero consumer batch | consumer:\\n  batchSize: 0 | consumer.batchSize",
       })
   void a_bad_configuration_stops_the_start_with_a_non_zero_exit_and_a_message_naming_the_key(
       String name, String yaml, String expected) throws Exception {

@@ -29,4 +29,27 @@ class CrossKeyChecksTest {
     assertThat(CrossKeyChecks.hosts("jdbc:postgresql://:5432/bothy")).isEqualTo(Optional.empty());
     assertThat(CrossKeyChecks.hosts("postgresql://db/bothy")).isEqualTo(Optional.empty());
   }
+
+  private static List<String> problems(String json) throws Exception {
+    return CrossKeyChecks.check(
+        io.dropwizard.jackson.Jackson.newObjectMapper().readValue(json, BothyConfiguration.class));
+  }
+
+  @Test
+  void the_consumer_alert_must_fire_before_events_leave_the_retention_window() throws Exception {
+    String equal =
+        "{\"consumer\":{\"pendingAlertAfter\":\"7d\"},\"sync\":{\"eventRetention\":\"7d\"}}";
+    String greater =
+        "{\"consumer\":{\"pendingAlertAfter\":\"8d\"},\"sync\":{\"eventRetention\":\"7d\"}}";
+    String smaller =
+        "{\"consumer\":{\"pendingAlertAfter\":\"6d\"},\"sync\":{\"eventRetention\":\"7d\"}}";
+    for (String json : List.of(equal, greater)) {
+      assertThat(problems(json))
+          .singleElement()
+          .asString()
+          .contains("consumer.pendingAlertAfter", "sync.eventRetention")
+          .doesNotContain("7", "8");
+    }
+    assertThat(problems(smaller)).isEmpty();
+  }
 }

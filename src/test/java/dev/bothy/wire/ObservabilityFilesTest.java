@@ -1,0 +1,119 @@
+package dev.bothy.wire;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.bothy.platform.telemetry.TelemetryNames;
+import dev.bothy.wire.config.ConsumerConfig;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/** The alert rules and the collector allowlist stay true to the code. */
+class ObservabilityFilesTest {
+  private static final Path RULES =
+      Path.of("infra/observability/prometheus/rules/bothy-alerts.yaml");
+  private static final Path RULE_TESTS =
+      Path.of("infra/observability/prometheus/tests/bothy-alerts.test.yaml");
+  private static final Path COLLECTOR = Path.of("infra/otel/collector.yaml");
+
+  @Test
+  void the_alert_rule_unit_tests_pass_in_promtool() throws Exception {
+    String out = run(promtool().toString(), "test", "rules", RULE_TESTS.toString());
+    assertThat(out).contains("SUCCESS");
+  }
+
+  /**
+   * promtool from the PATH, or unpacked from Debian's prometheus package into target/tools (its
+   * install would start a Prometheus server; the binary alone is enough), so {@code mvn -B verify}
+   * needs nothing installed beyond a JDK and Maven on a Debian machine.
+   */
+  private static Path promtool() throws Exception {
+    for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
+      Path candidate = Path.of(dir, "promtool");
+      if (Files.isExecutable(candidate)) {
+        return candidate;
+      }
+    }
+    Path tools = Path.of("target/tools").toAbsolutePath();
+    Path unpacked = tools.resolve("unpacked/usr/bin/promtool");
+    if (Files.isExecutable(unpacked)) {
+      return unpacked;
+    }
+    Files.createDirectories(tools);
+    if (!download(tools)) {
+      // A fresh machine may have no package lists yet; refreshing them needs root.
+      run(tools, "apt-get", "update", "-q");
+      if (!download(tools)) {
+        throw new AssertionError(
+            "promtool is required for the rule tests and apt-get download prometheus failed;"
+                + " install promtool on the PATH");
+      }
+    }
+    try (var debs = Files.list(tools)) {
+      Path deb =
+          debs.filter(f -> f.getFileName().toString().startsWith("prometheus_"))
+              .findFirst()
+              .orElseThrow();
+      run(tools, "dpkg-deb", "-x", deb.toString(), "unpacked");
+    }
+    return unpacked;
+  }
+
+  private static boolean download(Path tools) {
+    try {
+      run(tools, "apt-get", "download", "-q", "prometheus");
+      return true;
+    } catch (Exception | AssertionError e) {
+      return false;
+    }
+  }
+
+  private static String run(String... command) throws Exception {
+    return run(Path.of("."), command);
+  }
+
+  private static String run(Path dir, String... command) throws Exception {
+    Process p =
+        new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (!p.waitFor(5, TimeUnit.MINUTES) || p.exitValue() != 0) {
+      throw new AssertionError(String.join(" ", command) + " failed:\n" + out);
+    }
+    return out;
+  }
+
+  @Test
+  void the_consumer_lag_threshold_equals_the_default_of_its_key() throws Exception {
+    String rules = Files.readString(RULES);
+    Matcher m =
+        Pattern.compile("bothy_event_consumer_pending_age_seconds\\) > (\\d+)").matcher(rules);
+    assertThat(m.find()).as("the BothyEventConsumerLag expression").isTrue();
+    assertThat(Long.parseLong(m.group(1)))
+        .as("the rule's number is consumer.pendingAlertAfter's default in seconds")
+        .isEqualTo(ConsumerConfig.DEFAULT_PENDING_ALERT_AFTER.toSeconds());
+  }
+
+  @Test
+  void the_collector_allowlist_holds_exactly_the_bothy_attribute_keys() throws Exception {
+    List<String> lines = Files.readAllLines(COLLECTOR);
+    List<String> keys = new ArrayList<>();
+    boolean inBothy = false;
+    for (String line : lines) {
+      String t = line.trim();
+      if (t.equals("# Bothy attributes")) {
+        inBothy = true;
+      } else if (inBothy && t.startsWith("- ")) {
+        keys.add(t.substring(2));
+      } else if (inBothy) {
+        break;
+      }
+    }
+    assertThat(keys).containsExactlyElementsOf(TelemetryNames.ATTRIBUTE_KEYS);
+  }
+}
