@@ -348,7 +348,7 @@ final class Assembly {
             poll,
             config.database().listenReconnectBackoffCap().toJavaDuration());
     lifecycle.onStart(
-        "consumers",
+        "event_consumers",
         () -> {
           List<ConsumerName> names = consumers.freeze();
           consumers.ensure();
@@ -359,7 +359,7 @@ final class Assembly {
     Duration total = config.shutdown().totalTimeout().toJavaDuration();
     lifecycle.onStop(
         StopPhase.CONSUMERS,
-        "consumers",
+        "event_consumers",
         total,
         () -> {
           if (consumerRunner != null) {

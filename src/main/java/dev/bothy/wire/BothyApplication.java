@@ -27,9 +27,23 @@ import io.dropwizard.core.setup.Environment;
  */
 public final class BothyApplication extends Application<BothyConfiguration> {
   private volatile Assembly assembly;
+  private final java.util.function.Consumer<Assembly> extension;
 
   /** Creates the application. */
-  public BothyApplication() {}
+  public BothyApplication() {
+    this(assembly -> {});
+  }
+
+  /**
+   * Creates the application with an extension that runs on the assembly before the process starts:
+   * a seam for launchers in this package's test sources (a worker with a probe consumer), since
+   * production registers its modules in {@link Assembly} itself.
+   *
+   * @param extension registers extra job kinds or consumers
+   */
+  BothyApplication(java.util.function.Consumer<Assembly> extension) {
+    this.extension = extension;
+  }
 
   /**
    * Runs a command line.
@@ -76,6 +90,7 @@ public final class BothyApplication extends Application<BothyConfiguration> {
   @Override
   public void run(BothyConfiguration configuration, Environment environment) {
     assembly = Assembly.build(configuration, environment, ProcessExit.system());
+    extension.accept(assembly);
   }
 
   /**

@@ -86,8 +86,57 @@ class ServerRolesTest {
       assertThatThrownBy(() -> Http.get(app, "/")).isInstanceOf(ConnectException.class);
       assertThat(worker.output()).contains("[worker]").doesNotContain("embedded PostgreSQL");
       assertThat(dir.resolve("bothy-data")).doesNotExist();
+      String started = worker.output();
+      assertThat(started.indexOf("start step done: step=jobs"))
+          .as("the worker starts the consumers after the job runtime")
+          .isNotNegative()
+          .isLessThan(started.indexOf("start step done: step=event_consumers"));
 
-      worker.terminate(Duration.ofSeconds(60));
+      ChildJvm.Result stopped = worker.terminate(Duration.ofSeconds(60));
+      String out = stopped.output();
+      assertThat(out.indexOf("stop step done: phase=consumers step=event_consumers"))
+          .as("the consumers stop in their phase, before the job runtime")
+          .isNotNegative()
+          .isLessThan(out.indexOf("stop step done: phase=jobs step=jobs"));
+    }
+  }
+
+  @Test
+  void api_starts_no_consumers_and_no_job_workers_but_exports_the_gauges() throws Exception {
+    int app = Http.freePort();
+    int admin = Http.freePort();
+    Path config = dir.resolve("api.yml");
+    Files.writeString(
+        config,
+        "database:\n  url: "
+            + PG.jdbcUrl()
+            + "\nserver:\n  applicationConnectors:\n    - type: http\n      port: "
+            + app
+            + "\n  adminConnectors:\n    - type: http\n      port: "
+            + admin
+            + "\n");
+    try (java.sql.Connection c = PG.owner().getConnection();
+        java.sql.Statement st = c.createStatement()) {
+      st.execute("INSERT INTO event_consumer_cursors (name, last_seq) VALUES ('webhooks', 0)");
+    }
+    try (ChildJvm api =
+        ChildJvm.start(
+            BothyApplication.class.getName(), dir, List.of(), Map.of(), "api", config.toString())) {
+      awaitReady(api, admin);
+      assertThat(Http.get(admin, "/prometheus").body())
+          .contains("bothy_event_consumer_lag{bothy_consumer_name=\"webhooks\"}")
+          .contains("bothy_event_consumer_pending_age_seconds{bothy_consumer_name=\"webhooks\"}")
+          .contains("bothy_jobs{bothy_job_state=\"available\",bothy_queue=\"default\"}");
+      ChildJvm.Result stopped = api.terminate(Duration.ofSeconds(60));
+      assertThat(stopped.output())
+          .doesNotContain("step=event_consumers")
+          .doesNotContain("step=jobs")
+          .doesNotContain("job runtime started");
+    } finally {
+      try (java.sql.Connection c = PG.owner().getConnection();
+          java.sql.Statement st = c.createStatement()) {
+        st.execute("DELETE FROM event_consumer_cursors");
+      }
     }
   }
 

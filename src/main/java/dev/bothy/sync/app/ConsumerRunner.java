@@ -91,10 +91,11 @@ public final class ConsumerRunner {
     stopping = true;
     waker.close();
     long deadline = System.nanoTime() + budget.toNanos();
+    // A waiting consumer wakes and sees the stop; a running round may finish within the budget.
     for (Loop l : loops) {
       l.wakes.offer(Boolean.TRUE);
-      l.thread.interrupt();
     }
+    boolean finished = true;
     for (Loop l : loops) {
       try {
         l.thread.join(Math.max(1, (deadline - System.nanoTime()) / 1_000_000));
@@ -102,6 +103,13 @@ public final class ConsumerRunner {
         Thread.currentThread().interrupt();
         return;
       }
+      finished &= !l.thread.isAlive();
+    }
+    if (!finished) {
+      // Past the budget: interrupt the rounds still running; a round that does not commit rolls
+      // back (at the latest when the pool closes), so no job is lost or doubled.
+      LOG.warn("event consumers stop: rounds still running past the budget are interrupted");
+      loops.forEach(l -> l.thread.interrupt());
     }
     LOG.info("event consumers stopped: consumers={}", names);
   }

@@ -471,4 +471,105 @@ class ConsumersTest {
     assertThat(states.get(ConsumerName.PUSH).oldestPendingAt()).isPresent();
     assertThat(cursor(ConsumerName.PUSH)).isEqualTo(start);
   }
+
+  @Test
+  void events_lost_to_retention_are_skipped_and_logged() throws Exception {
+    worker.consumers.register(ConsumerName.WEBHOOKS, worker.probe(e -> {}));
+    worker.consumers.ensure();
+    long start = head();
+    worker.log.append(ConsumerFixture.ALEX, 5);
+    // Retention removes a prefix of the log (whole partitions); the owner removes the same here.
+    owner("DELETE FROM event_log WHERE seq <= " + (start + 2));
+    ch.qos.logback.classic.Logger logger =
+        (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(ConsumerService.class);
+    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> logs =
+        new ch.qos.logback.core.read.ListAppender<>();
+    logs.start();
+    logger.addAppender(logs);
+    try {
+      RoundResult result = worker.consumers.round(ConsumerName.WEBHOOKS);
+      assertThat(result.processed()).isEqualTo(3);
+    } finally {
+      logger.detachAppender(logs);
+    }
+    assertThat(cursor(ConsumerName.WEBHOOKS)).isEqualTo(start + 5);
+    Map<Long, Long> perSeq = jobsPerSeq();
+    assertThat(perSeq).containsOnlyKeys(start + 3, start + 4, start + 5);
+    assertThat(logs.list)
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.getLevel()).isEqualTo(ch.qos.logback.classic.Level.ERROR);
+              assertThat(e.getFormattedMessage())
+                  .startsWith("event consumer lost events to retention")
+                  .contains("bothy.consumer.name=webhooks")
+                  .contains("bothy.event.seq=" + (start + 3));
+            });
+  }
+
+  @Test
+  void stop_lets_a_round_finish_within_the_budget_and_rolls_back_one_past_it() throws Exception {
+    CountDownLatch inRound = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    AtomicInteger mode = new AtomicInteger(1);
+    worker.consumers.register(
+        ConsumerName.WEBHOOKS,
+        worker.probe(
+            e -> {
+              if (mode.get() == 1) {
+                inRound.countDown();
+                release.await();
+              }
+            }));
+    worker.consumers.ensure();
+    long start = head();
+    worker.log.append(ConsumerFixture.ALEX, 1);
+    ConsumerRunner first = runner(worker, silent(), Duration.ofMillis(50));
+    first.start();
+    assertThat(inRound.await(10, TimeUnit.SECONDS)).isTrue();
+    Thread releaser =
+        new Thread(
+            () -> {
+              try {
+                Thread.sleep(200);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+              release.countDown();
+            });
+    releaser.start();
+    first.stop(Duration.ofSeconds(5));
+    assertThat(cursor(ConsumerName.WEBHOOKS))
+        .as("released within the budget: committed")
+        .isEqualTo(start + 1);
+    assertExactlyTwoJobsPerEvent(start);
+
+    // Past the budget: the blocked handler is interrupted and the round rolls back.
+    CountDownLatch inSecond = new CountDownLatch(1);
+    ConsumerFixture again = new ConsumerFixture(PG.pool("bothy_app", 2), 10);
+    again.consumers.register(
+        ConsumerName.WEBHOOKS,
+        again.probe(
+            e -> {
+              if (mode.get() == 1) {
+                inSecond.countDown();
+                new CountDownLatch(1).await();
+              }
+            }));
+    worker.log.append(ConsumerFixture.SAM, 2);
+    ConsumerRunner second = runner(again, silent(), Duration.ofMillis(50));
+    second.start();
+    assertThat(inSecond.await(10, TimeUnit.SECONDS)).isTrue();
+    second.stop(Duration.ofMillis(100));
+    await(
+        "the interrupted round rolled back",
+        () ->
+            quietly(() -> jobsPerSeq().size() == 1 && cursor(ConsumerName.WEBHOOKS) == start + 1));
+
+    mode.set(0);
+    ConsumerFixture restarted = new ConsumerFixture(PG.pool("bothy_app", 2), 10);
+    restarted.consumers.register(ConsumerName.WEBHOOKS, restarted.probe(e -> {}));
+    assertThat(restarted.consumers.round(ConsumerName.WEBHOOKS).processed()).isEqualTo(2);
+    assertExactlyTwoJobsPerEvent(start);
+  }
 }
