@@ -351,19 +351,25 @@ final class Assembly {
         "event_consumers",
         () -> {
           List<ConsumerName> names = consumers.freeze();
+          if (names.isEmpty()) {
+            // No LISTEN connection and no threads for nothing; the gauges still run.
+            LOG.info("event consumers: none registered");
+            return;
+          }
           consumers.ensure();
           consumerRunner =
               new ConsumerRunner(names, consumers::round, waker, poll, lifecycle::fail);
           consumerRunner.start();
         });
     Duration total = config.shutdown().totalTimeout().toJavaDuration();
+    Duration rounds = config.shutdown().consumersTimeout().toJavaDuration();
     lifecycle.onStop(
         StopPhase.CONSUMERS,
         "event_consumers",
         total,
         () -> {
           if (consumerRunner != null) {
-            consumerRunner.stop(total);
+            consumerRunner.stop(rounds);
           }
         });
   }

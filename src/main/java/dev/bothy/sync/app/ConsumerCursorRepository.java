@@ -27,6 +27,14 @@ public interface ConsumerCursorRepository {
   OptionalLong lock(ConsumerName name);
 
   /**
+   * Whether the consumer has a row, locked or not: tells a held row from a missing one.
+   *
+   * @param name the consumer
+   * @return true when the row exists
+   */
+  boolean exists(ConsumerName name);
+
+  /**
    * Moves the cursor.
    *
    * @param name the consumer

@@ -108,8 +108,11 @@ public final class ConsumerRunner {
     if (!finished) {
       // Past the budget: interrupt the rounds still running; a round that does not commit rolls
       // back (at the latest when the pool closes), so no job is lost or doubled.
-      LOG.warn("event consumers stop: rounds still running past the budget are interrupted");
+      LOG.warn(
+          "event consumers stop: rounds still running past the budget are interrupted and roll"
+              + " back");
       loops.forEach(l -> l.thread.interrupt());
+      return;
     }
     LOG.info("event consumers stopped: consumers={}", names);
   }
@@ -147,7 +150,9 @@ public final class ConsumerRunner {
             LOG.info("event consumer recovered: bothy.consumer.name={}", name);
             failing = false;
           }
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
+          // A handler's Error (a stack overflow on one event) fails the round like an exception:
+          // the consumer stalls and its alert reports it, the process keeps its other consumers.
           if (stopping) {
             return;
           }

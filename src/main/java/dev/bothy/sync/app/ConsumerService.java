@@ -123,6 +123,12 @@ public final class ConsumerService implements Consumers {
         () -> {
           OptionalLong locked = cursors.lock(name);
           if (locked.isEmpty()) {
+            if (!cursors.exists(name)) {
+              throw BothyException.internal(
+                  "the consumer "
+                      + name
+                      + " has no cursor row; a restart of the worker creates it at the head");
+            }
             return RoundResult.LOCKED;
           }
           long lastSeq = locked.getAsLong();

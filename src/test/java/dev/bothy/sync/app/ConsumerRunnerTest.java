@@ -260,6 +260,11 @@ class ConsumerRunnerTest {
     }
 
     @Override
+    public boolean exists(ConsumerName name) {
+      throw new AssertionError();
+    }
+
+    @Override
     public int advance(ConsumerName name, long lastSeq) {
       throw new AssertionError();
     }

@@ -572,4 +572,11 @@ class ConsumersTest {
     assertThat(restarted.consumers.round(ConsumerName.WEBHOOKS).processed()).isEqualTo(2);
     assertExactlyTwoJobsPerEvent(start);
   }
+
+  @Test
+  void a_missing_cursor_row_fails_the_round_instead_of_looking_locked() {
+    worker.consumers.register(ConsumerName.PUSH, worker.probe(e -> {}));
+    assertThatThrownBy(() -> worker.consumers.round(ConsumerName.PUSH))
+        .hasMessageContaining("has no cursor row");
+  }
 }

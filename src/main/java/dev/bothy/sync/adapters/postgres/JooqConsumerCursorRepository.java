@@ -50,6 +50,14 @@ public final class JooqConsumerCursorRepository implements ConsumerCursorReposit
   }
 
   @Override
+  public boolean exists(ConsumerName name) {
+    return PgTx.dsl()
+            .resultQuery("select 1 from event_consumer_cursors where name = ?", name.value())
+            .fetchOne()
+        != null;
+  }
+
+  @Override
   public int advance(ConsumerName name, long lastSeq) {
     return PgTx.dsl().query(ADVANCE, lastSeq, name.value()).execute();
   }
