@@ -141,6 +141,20 @@ final class Assembly {
               new JacksonPayloadCodec(environment.getObjectMapper()),
               Clock.system(),
               config.sync().maxPayloadBytes());
+      JobsConfig jobs = config.jobs();
+      jobRegistry =
+          new JobRegistry(
+              jobs.defaultMaxAttempts(),
+              jobs.defaultTimeout().toJavaDuration(),
+              jobs.rescueAfter().toJavaDuration());
+      JacksonPayloadCodec argsCodec = new JacksonPayloadCodec(environment.getObjectMapper());
+      JobInserterService inserter =
+          new JobInserterService(unitOfWork, jobRegistry, argsCodec, Clock.system());
+      jobInserter = inserter;
+      // Deferred job inserts are written before the event log's hook takes the event_seq lock,
+      // so they never lengthen the serialized window.
+      hooks.register(Phase.SYNC, JobInserterService.FLUSH_HOOK, inserter.flushHook());
+
       EventLogMetrics metrics = new EventLogMetrics(environment.metrics());
       hooks.register(
           Phase.SYNC,
@@ -155,14 +169,6 @@ final class Assembly {
       eventLog = new EventLogService(unitOfWork, events);
       metrics.registerGauges(eventLog);
 
-      JobsConfig jobs = config.jobs();
-      jobRegistry =
-          new JobRegistry(
-              jobs.defaultMaxAttempts(),
-              jobs.defaultTimeout().toJavaDuration(),
-              jobs.rescueAfter().toJavaDuration());
-      JacksonPayloadCodec argsCodec = new JacksonPayloadCodec(environment.getObjectMapper());
-      jobInserter = new JobInserterService(unitOfWork, jobRegistry, argsCodec, Clock.system());
       jobAdmin = new JobAdminService(unitOfWork, Clock.system());
       JobRuntimeMetrics.registerGauges(environment.metrics(), jobAdmin, jobs.queues().keySet());
       registerPartitionMaintenance(config, events);

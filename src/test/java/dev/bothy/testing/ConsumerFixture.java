@@ -18,7 +18,8 @@ import javax.sql.DataSource;
 /**
  * One worker process of the consumer tests: an event log (with its own unit of work and pool), the
  * job inserter with the test-only kind {@code sync.consumer_probe}, and a {@link ConsumerService}.
- * The probe handler inserts two jobs per event, for Alex and Sam, so a half-done event would show.
+ * The probe handler queues two jobs per event, for Alex and Sam, so a half-done event would show;
+ * the unit writes them with one statement before it commits ({@code insertLater}).
  */
 public final class ConsumerFixture {
   /** The probe job's args: the event's number and one recipient. */
@@ -49,6 +50,8 @@ public final class ConsumerFixture {
     inserter =
         new JobInserterService(
             log.uow, registry, new JacksonPayloadCodec(Jackson.newObjectMapper()), Clock.system());
+    log.hooks.register(
+        dev.bothy.kernel.txn.Phase.SYNC, JobInserterService.FLUSH_HOOK, inserter.flushHook());
     consumers =
         new ConsumerService(log.uow, new JooqConsumerCursorRepository(), log.events, batchSize);
   }
@@ -61,7 +64,10 @@ public final class ConsumerFixture {
    */
   public ConsumerHandler probe(ConsumerHandler after) {
     return (Event e) -> {
-      inserter.insertTx(new ProbeArgs(e.seq(), ALEX), new ProbeArgs(e.seq(), SAM));
+      inserter.insertLater(
+          java.util.List.of(
+              dev.bothy.platform.jobs.JobInsert.of(new ProbeArgs(e.seq(), ALEX)),
+              dev.bothy.platform.jobs.JobInsert.of(new ProbeArgs(e.seq(), SAM))));
       after.handleEvent(e);
     };
   }

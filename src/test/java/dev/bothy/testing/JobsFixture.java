@@ -65,8 +65,17 @@ public final class JobsFixture {
     this.clock = clock;
     this.jdbcUrl = pg.jdbcUrl();
     this.registry = new JobRegistry(3, Duration.ofSeconds(30), RESCUE_AFTER);
-    this.uow = unitOfWork(pg.app());
+    HookRegistry hooks = new HookRegistry();
+    this.uow =
+        new PgUnitOfWork(
+            pg.app(),
+            EventLogFixture.SETTINGS,
+            hooks,
+            d -> Thread.sleep(d.toMillis()),
+            new Random());
     this.inserter = new JobInserterService(uow, registry, codec, clock);
+    hooks.register(
+        dev.bothy.kernel.txn.Phase.SYNC, JobInserterService.FLUSH_HOOK, inserter.flushHook());
     this.admin = new JobAdminService(uow, clock);
   }
 

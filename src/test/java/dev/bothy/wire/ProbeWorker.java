@@ -32,9 +32,12 @@ final class ProbeWorker {
                       e ->
                           assembly
                               .jobInserter()
-                              .insertTx(
-                                  new ConsumerFixture.ProbeArgs(e.seq(), ALEX),
-                                  new ConsumerFixture.ProbeArgs(e.seq(), SAM)));
+                              .insertLater(
+                                  java.util.List.of(
+                                      dev.bothy.platform.jobs.JobInsert.of(
+                                          new ConsumerFixture.ProbeArgs(e.seq(), ALEX)),
+                                      dev.bothy.platform.jobs.JobInsert.of(
+                                          new ConsumerFixture.ProbeArgs(e.seq(), SAM)))));
             })
         .run(args);
   }

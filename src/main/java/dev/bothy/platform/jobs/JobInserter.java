@@ -27,4 +27,19 @@ public interface JobInserter {
    *     type no kind registered
    */
   InsertResult insertTx(List<JobInsert> inserts);
+
+  /**
+   * Queues jobs in the current unit of work; they are written with one statement for the whole unit
+   * by the phase hook {@code jobs.insert} before the unit commits (in the {@code sync} phase, ahead
+   * of the event log's hook). For callers that insert a few jobs many times in one unit, such as a
+   * consumer round per event, and need no answer: a duplicate unique key is skipped silently.
+   * Checks happen now, so a bad insert fails where it is made.
+   *
+   * <p>Example: {@code inserter.insertLater(List.of(JobInsert.of(new DeliverArgs(id, seq))));}
+   *
+   * @param inserts the jobs
+   * @throws dev.bothy.kernel.BothyException {@code invalid} outside a unit of work, outside its
+   *     {@code work} phase, or for an args type no kind registered
+   */
+  void insertLater(List<JobInsert> inserts);
 }

@@ -556,4 +556,51 @@ class JobRuntimeTest {
   private static void maintained(PgJobRuntime runtime) throws InterruptedException {
     await("a maintenance pass ran", runtime::maintain);
   }
+
+  @Test
+  void deferred_inserts_are_written_at_commit_in_one_go_and_gone_on_rollback() throws Exception {
+    UUID kept = Ids.newId();
+    jobs.uow.run(
+        () -> {
+          jobs.inserter.insertLater(List.of(JobInsert.of(new ProbeArgs(kept, 0))));
+          jobs.inserter.insertLater(
+              List.of(JobInsert.of(new ProbeArgs(Ids.newId(), 0)).uniqueKey("sam")));
+          jobs.inserter.insertLater(
+              List.of(JobInsert.of(new ProbeArgs(Ids.newId(), 0)).uniqueKey("sam")));
+          assertThat(
+                  dev.bothy.platform.pg.PgTx.dsl()
+                      .resultQuery("select count(*) from jobs")
+                      .fetchOne(0, Long.class))
+              .as("nothing is written before the unit commits")
+              .isZero();
+          return null;
+        });
+    assertThat(jobs.admin.list(Optional.empty(), Optional.empty(), 10))
+        .as("a duplicate unique key is skipped silently")
+        .hasSize(2);
+    assertThatThrownBy(
+            () ->
+                jobs.uow.run(
+                    () -> {
+                      jobs.inserter.insertLater(
+                          List.of(JobInsert.of(new ProbeArgs(Ids.newId(), 0))));
+                      throw new IllegalStateException("roll back");
+                    }))
+        .hasMessage("roll back");
+    assertThat(jobs.admin.list(Optional.empty(), Optional.empty(), 10)).hasSize(2);
+    assertThatThrownBy(
+            () -> jobs.inserter.insertLater(List.of(JobInsert.of(new ProbeArgs(kept, 0)))))
+        .isInstanceOf(BothyException.class)
+        .hasMessageContaining("work phase");
+    assertThatThrownBy(
+            () ->
+                jobs.uow.run(
+                    () -> {
+                      jobs.inserter.insertLater(List.of(JobInsert.of(new UnsafeArgs(kept, "x"))));
+                      return null;
+                    }))
+        .hasMessageContaining("no job kind takes");
+    started();
+    await("the deferred job ran", () -> runs.containsKey(kept));
+  }
 }

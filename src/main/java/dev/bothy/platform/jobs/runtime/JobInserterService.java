@@ -3,6 +3,9 @@ package dev.bothy.platform.jobs.runtime;
 import dev.bothy.kernel.BothyException;
 import dev.bothy.kernel.Clock;
 import dev.bothy.kernel.Ids;
+import dev.bothy.kernel.txn.Phase;
+import dev.bothy.kernel.txn.PhaseHook;
+import dev.bothy.kernel.txn.TxKey;
 import dev.bothy.kernel.txn.UnitOfWork;
 import dev.bothy.platform.jobs.ArgsCodec;
 import dev.bothy.platform.jobs.InsertResult;
@@ -29,6 +32,12 @@ public final class JobInserterService implements JobInserter {
   private final ArgsCodec codec;
   private final Clock clock;
   private final JobStore store = new JobStore();
+
+  /** The jobs a unit queued with {@link #insertLater}, written by {@link #flushHook()}. */
+  private static final TxKey<List<NewJob>> DEFERRED = TxKey.of("jobs.insert.deferred");
+
+  /** The name of the flush hook in the {@code sync} phase. */
+  public static final String FLUSH_HOOK = "jobs.insert";
 
   /**
    * Creates the inserter.
@@ -61,6 +70,47 @@ public final class JobInserterService implements JobInserter {
       return new InsertResult(List.of());
     }
     Instant now = clock.now();
+    List<NewJob> rows = rows(inserts, now);
+    Set<UUID> inserted = store.insert(rows, now);
+    List<Optional<UUID>> ids = new ArrayList<>(rows.size());
+    for (NewJob row : rows) {
+      ids.add(inserted.contains(row.id()) ? Optional.of(row.id()) : Optional.empty());
+    }
+    return new InsertResult(ids);
+  }
+
+  @Override
+  public void insertLater(List<JobInsert> inserts) {
+    if (!unitOfWork.inUnit() || unitOfWork.currentPhase() != Phase.WORK) {
+      throw BothyException.invalid(
+          "deferred jobs are queued in the work phase of a unit of work, which writes them"
+              + " before it commits");
+    }
+    if (inserts.isEmpty()) {
+      return;
+    }
+    List<NewJob> rows = rows(inserts, clock.now());
+    unitOfWork.computeIfAbsent(DEFERRED, ArrayList::new).addAll(rows);
+  }
+
+  /**
+   * The phase hook {@code jobs.insert}: writes the jobs the unit queued with {@link #insertLater}
+   * in one statement. Register it in the {@code sync} phase before the event log's hook, so the
+   * write stays out of the {@code event_seq} lock window.
+   *
+   * @return the hook
+   */
+  public PhaseHook flushHook() {
+    return () -> {
+      List<NewJob> rows = unitOfWork.get(DEFERRED).orElse(List.of());
+      if (!rows.isEmpty()) {
+        store.insert(List.copyOf(rows), clock.now());
+        rows.clear();
+      }
+    };
+  }
+
+  private List<NewJob> rows(List<JobInsert> inserts, Instant now) {
     List<NewJob> rows = new ArrayList<>(inserts.size());
     for (JobInsert insert : inserts) {
       JobRegistry.Registered<?> kind =
@@ -83,11 +133,6 @@ public final class JobInserterService implements JobInserter {
               at,
               insert.uniqueKey()));
     }
-    Set<UUID> inserted = store.insert(rows, now);
-    List<Optional<UUID>> ids = new ArrayList<>(rows.size());
-    for (NewJob row : rows) {
-      ids.add(inserted.contains(row.id()) ? Optional.of(row.id()) : Optional.empty());
-    }
-    return new InsertResult(ids);
+    return rows;
   }
 }
