@@ -148,12 +148,10 @@ final class Assembly {
               jobs.defaultTimeout().toJavaDuration(),
               jobs.rescueAfter().toJavaDuration());
       JacksonPayloadCodec argsCodec = new JacksonPayloadCodec(environment.getObjectMapper());
-      JobInserterService inserter =
-          new JobInserterService(unitOfWork, jobRegistry, argsCodec, Clock.system());
-      jobInserter = inserter;
-      // Deferred job inserts are written before the event log's hook takes the event_seq lock,
-      // so they never lengthen the serialized window.
-      hooks.register(Phase.SYNC, JobInserterService.FLUSH_HOOK, inserter.flushHook());
+      // Created before the event log's hook: its hook jobs.insert writes deferred jobs before
+      // sync.append takes the event_seq lock, so they never lengthen the serialized window.
+      jobInserter =
+          new JobInserterService(unitOfWork, hooks, jobRegistry, argsCodec, Clock.system());
 
       EventLogMetrics metrics = new EventLogMetrics(environment.metrics());
       hooks.register(

@@ -76,7 +76,9 @@ public final class JobsBench {
         registry.freeze();
         PgUnitOfWork uow = JobsFixture.unitOfWork(pool);
         JacksonPayloadCodec codec = new JacksonPayloadCodec(Jackson.newObjectMapper());
-        JobInserterService inserter = new JobInserterService(uow, registry, codec, Clock.system());
+        JobInserterService inserter =
+            new JobInserterService(
+                uow, new dev.bothy.platform.pg.HookRegistry(), registry, codec, Clock.system());
         for (int run = 1; run <= runs; run++) {
           System.err.printf("jobs: run %d of %d%n", run, runs);
           clear(server);

@@ -65,6 +65,36 @@ public final class ChildJvm implements AutoCloseable {
         workingDirectory,
         jvmArgs,
         env,
+        true,
+        args);
+  }
+
+  /**
+   * Starts a class like {@link #start}, without the coverage agent the build passes to child JVMs:
+   * for tests that restart a process many times, where the agent's start-up cost dominates and the
+   * code is covered elsewhere.
+   *
+   * @param mainClass the class with the main method
+   * @param workingDirectory its working directory
+   * @param jvmArgs extra JVM arguments
+   * @param env extra environment variables
+   * @param args its arguments
+   * @return the running child; close it to end it
+   * @throws IOException when it cannot start
+   */
+  public static ChildJvm startUncovered(
+      String mainClass,
+      Path workingDirectory,
+      List<String> jvmArgs,
+      Map<String, String> env,
+      String... args)
+      throws IOException {
+    return launch(
+        List.of("-cp", System.getProperty("java.class.path"), mainClass),
+        workingDirectory,
+        jvmArgs,
+        env,
+        false,
         args);
   }
 
@@ -83,7 +113,7 @@ public final class ChildJvm implements AutoCloseable {
     if (!jar.toFile().isFile()) {
       throw new IllegalStateException(jar + " is missing: run the integration tests after package");
     }
-    return launch(List.of("-jar", jar.toString()), workingDirectory, jvmArgs, Map.of(), args);
+    return launch(List.of("-jar", jar.toString()), workingDirectory, jvmArgs, Map.of(), true, args);
   }
 
   private static ChildJvm launch(
@@ -91,11 +121,12 @@ public final class ChildJvm implements AutoCloseable {
       Path workingDirectory,
       List<String> jvmArgs,
       Map<String, String> env,
+      boolean coverage,
       String... args)
       throws IOException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    String agent = System.getProperty("bothy.test.childJvmArgs", "").trim();
+    String agent = coverage ? System.getProperty("bothy.test.childJvmArgs", "").trim() : "";
     if (!agent.isEmpty()) {
       command.add(agent);
     }

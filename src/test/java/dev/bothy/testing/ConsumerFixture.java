@@ -49,9 +49,11 @@ public final class ConsumerFixture {
     registry.freeze();
     inserter =
         new JobInserterService(
-            log.uow, registry, new JacksonPayloadCodec(Jackson.newObjectMapper()), Clock.system());
-    log.hooks.register(
-        dev.bothy.kernel.txn.Phase.SYNC, JobInserterService.FLUSH_HOOK, inserter.flushHook());
+            log.uow,
+            log.hooks,
+            registry,
+            new JacksonPayloadCodec(Jackson.newObjectMapper()),
+            Clock.system());
     consumers =
         new ConsumerService(log.uow, new JooqConsumerCursorRepository(), log.events, batchSize);
   }

@@ -73,9 +73,7 @@ public final class JobsFixture {
             hooks,
             d -> Thread.sleep(d.toMillis()),
             new Random());
-    this.inserter = new JobInserterService(uow, registry, codec, clock);
-    hooks.register(
-        dev.bothy.kernel.txn.Phase.SYNC, JobInserterService.FLUSH_HOOK, inserter.flushHook());
+    this.inserter = new JobInserterService(uow, hooks, registry, codec, clock);
     this.admin = new JobAdminService(uow, clock);
   }
 
@@ -97,13 +95,16 @@ public final class JobsFixture {
    * @return the runtime, not started
    */
   public PgJobRuntime runtime(DataSource pool, JobSettings settings) {
-    PgUnitOfWork own = unitOfWork(pool);
+    HookRegistry hooks = new HookRegistry();
+    PgUnitOfWork own =
+        new PgUnitOfWork(
+            pool, EventLogFixture.SETTINGS, hooks, d -> Thread.sleep(d.toMillis()), new Random());
     PgJobRuntime runtime =
         new PgJobRuntime(
             own,
             registry,
             codec,
-            new JobInserterService(own, registry, codec, clock),
+            new JobInserterService(own, hooks, registry, codec, clock),
             clock,
             settings,
             JobMetrics.NONE,

@@ -54,7 +54,9 @@ class ConsumerCrashTest {
   }
 
   private ChildJvm worker(Path config) throws Exception {
-    return ChildJvm.start(
+    // Twenty restarts: the coverage agent would triple each start, and the code is covered by
+    // the in-process tests.
+    return ChildJvm.startUncovered(
         ProbeWorker.class.getName(), dir, List.of(), Map.of(), "worker", config.toString());
   }
 

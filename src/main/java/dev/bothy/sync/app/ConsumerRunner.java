@@ -153,6 +153,11 @@ public final class ConsumerRunner {
         } catch (RuntimeException | Error e) {
           // A handler's Error (a stack overflow on one event) fails the round like an exception:
           // the consumer stalls and its alert reports it, the process keeps its other consumers.
+          // A JVM that is out of memory or broken ends the thread and, through onFatal, the
+          // process.
+          if (e instanceof VirtualMachineError && !(e instanceof StackOverflowError)) {
+            throw (Error) e;
+          }
           if (stopping) {
             return;
           }

@@ -109,6 +109,39 @@ class ConsumerRunnerTest {
   }
 
   @Test
+  void an_outage_logs_one_failure_and_one_recovery() throws Exception {
+    ch.qos.logback.classic.Logger logger =
+        (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(ConsumerRunner.class);
+    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> logs =
+        new ch.qos.logback.core.read.ListAppender<>();
+    logs.start();
+    logger.addAppender(logs);
+    try {
+      Script script =
+          new Script(
+              new IllegalStateException("database down"),
+              new IllegalStateException("database down"),
+              new IllegalStateException("database down"),
+              SHORT);
+      start(script, Duration.ofMillis(20));
+      await("the rounds after the outage", () -> script.calls.get() >= 5);
+    } finally {
+      logger.detachAppender(logs);
+    }
+    List<String> messages =
+        logs.list.stream()
+            .map(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
+            .filter(m -> m.startsWith("event consumer"))
+            .filter(m -> !m.startsWith("event consumers"))
+            .toList();
+    assertThat(messages).hasSize(2);
+    assertThat(messages.get(0))
+        .startsWith("event consumer round failed: bothy.consumer.name=webhooks")
+        .contains("error.type=java.lang.IllegalStateException");
+    assertThat(messages.get(1)).isEqualTo("event consumer recovered: bothy.consumer.name=webhooks");
+  }
+
+  @Test
   void the_poll_interval_wakes_without_a_notification() throws Exception {
     Script script = new Script();
     start(script, Duration.ofMillis(50));

@@ -4,7 +4,7 @@ import dev.bothy.kernel.BothyException;
 import dev.bothy.kernel.Clock;
 import dev.bothy.kernel.Ids;
 import dev.bothy.kernel.txn.Phase;
-import dev.bothy.kernel.txn.PhaseHook;
+import dev.bothy.kernel.txn.PhaseHooks;
 import dev.bothy.kernel.txn.TxKey;
 import dev.bothy.kernel.txn.UnitOfWork;
 import dev.bothy.platform.jobs.ArgsCodec;
@@ -40,19 +40,24 @@ public final class JobInserterService implements JobInserter {
   public static final String FLUSH_HOOK = "jobs.insert";
 
   /**
-   * Creates the inserter.
+   * Creates the inserter and registers its hook {@code jobs.insert} in the {@code sync} phase, so
+   * jobs queued with {@link #insertLater} are always written before the unit commits. Create it
+   * before the event log's hook is registered, so the write stays out of the {@code event_seq} lock
+   * window.
    *
    * @param unitOfWork the unit of work whose current unit the inserts join
+   * @param hooks the phase hooks of that unit of work
    * @param registry the kinds
    * @param codec writes args as JSON
    * @param clock decides which jobs are due now
    */
   public JobInserterService(
-      UnitOfWork unitOfWork, JobRegistry registry, ArgsCodec codec, Clock clock) {
+      UnitOfWork unitOfWork, PhaseHooks hooks, JobRegistry registry, ArgsCodec codec, Clock clock) {
     this.unitOfWork = Objects.requireNonNull(unitOfWork, "unitOfWork");
     this.registry = Objects.requireNonNull(registry, "registry");
     this.codec = Objects.requireNonNull(codec, "codec");
     this.clock = Objects.requireNonNull(clock, "clock");
+    hooks.register(Phase.SYNC, FLUSH_HOOK, this::flush);
   }
 
   @Override
@@ -93,21 +98,13 @@ public final class JobInserterService implements JobInserter {
     unitOfWork.computeIfAbsent(DEFERRED, ArrayList::new).addAll(rows);
   }
 
-  /**
-   * The phase hook {@code jobs.insert}: writes the jobs the unit queued with {@link #insertLater}
-   * in one statement. Register it in the {@code sync} phase before the event log's hook, so the
-   * write stays out of the {@code event_seq} lock window.
-   *
-   * @return the hook
-   */
-  public PhaseHook flushHook() {
-    return () -> {
-      List<NewJob> rows = unitOfWork.get(DEFERRED).orElse(List.of());
-      if (!rows.isEmpty()) {
-        store.insert(List.copyOf(rows), clock.now());
-        rows.clear();
-      }
-    };
+  /** The phase hook {@code jobs.insert}: writes the jobs the unit queued, in one statement. */
+  private void flush() {
+    List<NewJob> rows = unitOfWork.get(DEFERRED).orElse(List.of());
+    if (!rows.isEmpty()) {
+      store.insert(List.copyOf(rows), clock.now());
+      rows.clear();
+    }
   }
 
   private List<NewJob> rows(List<JobInsert> inserts, Instant now) {

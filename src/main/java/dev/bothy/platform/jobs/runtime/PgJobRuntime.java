@@ -378,7 +378,9 @@ public final class PgJobRuntime implements JobRuntime {
     try {
       if (abandoned && !timedOut && (failure != null || end != null)) {
         LOG.info(
-            "job interrupted by the stop, handed back: job_id={} kind={}", job.id(), job.kind());
+            "job interrupted by the stop, handed back: bothy.job.id={} bothy.job.kind={}",
+            job.id(),
+            job.kind());
         return;
       }
       recordUntilStored(job, failure, end, nanos);
@@ -445,14 +447,14 @@ public final class PgJobRuntime implements JobRuntime {
       try {
         record(job, failure, end, nanos);
         if (warned) {
-          LOG.info("job outcome recorded after retries: job_id={}", job.id());
+          LOG.info("job outcome recorded after retries: bothy.job.id={}", job.id());
         }
         return;
       } catch (RuntimeException e) {
         if (stopping) {
           LOG.warn(
               "recording a job's outcome failed during the stop; the hand back or the rescuer"
-                  + " takes it: job_id={} kind={} error={}",
+                  + " takes it: bothy.job.id={} bothy.job.kind={} error={}",
               job.id(),
               job.kind(),
               e.getMessage());
@@ -460,7 +462,7 @@ public final class PgJobRuntime implements JobRuntime {
         }
         if (!warned) {
           LOG.warn(
-              "recording a job's outcome failed, retrying: job_id={} kind={} error={}",
+              "recording a job's outcome failed, retrying: bothy.job.id={} bothy.job.kind={} error={}",
               job.id(),
               job.kind(),
               e.getMessage());
@@ -481,7 +483,8 @@ public final class PgJobRuntime implements JobRuntime {
     } else if (end != null) {
       unitOfWork.run(() -> store.cancelByWork(job.id(), clientId, now, cut(end.getMessage())));
       metrics.worked(job.kind(), JobMetrics.Outcome.CANCELLED, nanos);
-      LOG.info("job cancelled by its work: job_id={} kind={}", job.id(), job.kind());
+      LOG.info(
+          "job cancelled by its work: bothy.job.id={} bothy.job.kind={}", job.id(), job.kind());
     } else if (failure == null) {
       completions.add(job.id());
       metrics.worked(job.kind(), JobMetrics.Outcome.COMPLETED, nanos);
@@ -503,7 +506,7 @@ public final class PgJobRuntime implements JobRuntime {
       if (state.isEmpty()) {
         LOG.info(
             "job outcome ignored: the job is no longer this runtime's (handed back, rescued or"
-                + " cancelled): job_id={} kind={}",
+                + " cancelled): bothy.job.id={} bothy.job.kind={}",
             job.id(),
             job.kind());
         return;
@@ -512,7 +515,7 @@ public final class PgJobRuntime implements JobRuntime {
       metrics.worked(
           job.kind(), discarded ? JobMetrics.Outcome.DISCARDED : JobMetrics.Outcome.FAILED, nanos);
       LOG.warn(
-          "job attempt failed: job_id={} kind={} attempt={} max_attempts={} next={} error={}",
+          "job attempt failed: bothy.job.id={} bothy.job.kind={} bothy.job.attempt={} max_attempts={} next={} error={}",
           job.id(),
           job.kind(),
           job.attempt(),
