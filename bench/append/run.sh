@@ -20,6 +20,6 @@ command -v pgbench >/dev/null || { echo "append: pgbench is required (apt-get in
 cp_file="$root/target/bench-classpath.txt"
 (cd "$root" && mvn -B -q dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$cp_file" >&2)
 
-java -Dliquibase.analytics.enabled=false \
+java -Dliquibase.analytics.enabled=false ${BENCH_JAVA_OPTS:-} \
   -cp "$root/target/test-classes:$root/target/classes:$(cat "$cp_file")" \
   dev.bothy.bench.AppendBench "$runs" "$units"

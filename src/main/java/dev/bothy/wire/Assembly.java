@@ -361,8 +361,14 @@ final class Assembly {
             return;
           }
           consumers.ensure();
+          OtelJobTracer tracer = new OtelJobTracer(GlobalOpenTelemetry.get());
           consumerRunner =
-              new ConsumerRunner(names, consumers::round, waker, poll, lifecycle::fail);
+              new ConsumerRunner(
+                  names,
+                  name -> tracer.round(name.value(), () -> consumers.round(name)),
+                  waker,
+                  poll,
+                  lifecycle::fail);
           consumerRunner.start();
         });
     Duration total = config.shutdown().totalTimeout().toJavaDuration();

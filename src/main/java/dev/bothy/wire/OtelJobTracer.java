@@ -12,14 +12,44 @@ import java.util.UUID;
 
 /**
  * The {@link JobTracer} of the running service: a span per job's work through the OpenTelemetry
- * API, named {@code job <kind>} with the kind, attempt and id as attributes. Without the
- * OpenTelemetry agent the API is a no-op and this costs next to nothing.
+ * API, named {@code job <kind>} with the kind, attempt and id as attributes; and a span per worker
+ * consumer round ({@link #round}). Without the OpenTelemetry agent the API is a no-op and this
+ * costs next to nothing.
  */
 final class OtelJobTracer implements JobTracer {
   private final Tracer tracer;
 
   OtelJobTracer(OpenTelemetry openTelemetry) {
     this.tracer = openTelemetry.getTracer(TelemetryNames.SCOPE);
+  }
+
+  /**
+   * Runs one worker consumer round inside a span {@code consumer round <name>} with the attribute
+   * {@code bothy.consumer.name}; the round's JDBC spans nest in it.
+   *
+   * @param name the consumer
+   * @param round the round
+   * @param <T> its result
+   * @return the round's result
+   */
+  <T> T round(String name, java.util.function.Supplier<T> round) {
+    Span span =
+        tracer
+            .spanBuilder(TelemetryNames.CONSUMER_ROUND_SPAN_PREFIX + " " + name)
+            .setSpanKind(SpanKind.INTERNAL)
+            .setAttribute(TelemetryNames.CONSUMER_NAME, name)
+            .startSpan();
+    Scope scope = span.makeCurrent();
+    try {
+      return round.get();
+    } catch (RuntimeException | Error e) {
+      span.recordException(e);
+      span.setStatus(StatusCode.ERROR);
+      throw e;
+    } finally {
+      scope.close();
+      span.end();
+    }
   }
 
   @Override

@@ -5,6 +5,7 @@ import dev.bothy.kernel.Ids;
 import dev.bothy.platform.pg.EmbeddedPostgresServer;
 import dev.bothy.sync.EventDraft;
 import dev.bothy.testing.EventLogFixture;
+import dev.bothy.wire.config.SyncConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -238,7 +239,8 @@ public final class AppendBench {
               dev.bothy.kernel.Clock.system(),
               64 * 1024,
               (events, nanos) -> {},
-              Integer.getInteger("bench.maxConcurrentAppends", 2));
+              Integer.getInteger(
+                  "bench.maxConcurrentAppends", SyncConfig.DEFAULT_MAX_CONCURRENT_APPENDS));
       EventDraft[] drafts = EventLogFixture.drafts(Ids.newId(), n);
       for (int i = 0; i < writers; i++) {
         log.uow.run(() -> log.appender.append(drafts));

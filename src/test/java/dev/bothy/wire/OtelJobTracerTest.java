@@ -59,4 +59,26 @@ class OtelJobTracerTest {
     assertThat(span.getEvents()).extracting(e -> e.getName()).contains("exception");
     assertThat(span.hasEnded()).isTrue();
   }
+
+  @Test
+  void a_consumer_round_runs_in_a_span_named_after_the_consumer() {
+    OtelJobTracer tracer = new OtelJobTracer(OTEL.getOpenTelemetry());
+    assertThat(tracer.round("webhooks", () -> 7)).isEqualTo(7);
+    assertThatThrownBy(
+            () ->
+                tracer.round(
+                    "push",
+                    () -> {
+                      throw new IllegalStateException("Alex's round failed");
+                    }))
+        .hasMessage("Alex's round failed");
+
+    SpanData ok = OTEL.getSpans().get(0);
+    assertThat(ok.getName()).isEqualTo("consumer round webhooks");
+    assertThat(ok.getAttributes().get(AttributeKey.stringKey(TelemetryNames.CONSUMER_NAME)))
+        .isEqualTo("webhooks");
+    assertThat(ok.getAttributes().size()).as("the name is the only attribute").isEqualTo(1);
+    SpanData failed = OTEL.getSpans().get(1);
+    assertThat(failed.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
+  }
 }

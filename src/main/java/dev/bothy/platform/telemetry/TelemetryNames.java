@@ -13,6 +13,9 @@ public final class TelemetryNames {
   /** The span of one job's work; its name is this prefix, a space and the kind. */
   public static final String JOB_SPAN_PREFIX = "job";
 
+  /** The span of one worker consumer round; its name is this prefix, a space and the consumer. */
+  public static final String CONSUMER_ROUND_SPAN_PREFIX = "consumer round";
+
   /** The job's kind, for example {@code sync.partition_maintenance}. */
   public static final String JOB_KIND = "bothy.job.kind";
 
