@@ -243,13 +243,7 @@ final class Assembly {
             lifecycle::fail);
     Listener listener =
         new Listener(
-            new PoolSettings(
-                dataSource.getJdbcUrl(),
-                dataSource.getUsername(),
-                dataSource.getPassword(),
-                1,
-                config.database().connectionTimeout().toJavaDuration(),
-                "bothy-tail"),
+            listenConnection(config, "bothy-tail"),
             JooqEventRepository.CHANNEL,
             poll,
             config.database().listenReconnectBackoffCap().toJavaDuration(),
@@ -321,13 +315,7 @@ final class Assembly {
             settings,
             metrics,
             new OtelJobTracer(GlobalOpenTelemetry.get()),
-            new PoolSettings(
-                dataSource.getJdbcUrl(),
-                dataSource.getUsername(),
-                dataSource.getPassword(),
-                1,
-                config.database().connectionTimeout().toJavaDuration(),
-                "bothy-jobs-listen"),
+            listenConnection(config, "bothy-jobs-listen"),
             lifecycle::fail);
     lifecycle.onStart("jobs", jobRuntime::start);
     Duration running = config.shutdown().jobsTimeout().toJavaDuration();
@@ -342,13 +330,7 @@ final class Assembly {
     Duration poll = config.consumer().pollInterval().toJavaDuration();
     ListenerWaker waker =
         new ListenerWaker(
-            new PoolSettings(
-                dataSource.getJdbcUrl(),
-                dataSource.getUsername(),
-                dataSource.getPassword(),
-                1,
-                config.database().connectionTimeout().toJavaDuration(),
-                ListenerWaker.APPLICATION_NAME),
+            listenConnection(config, ListenerWaker.APPLICATION_NAME),
             poll,
             config.database().listenReconnectBackoffCap().toJavaDuration());
     lifecycle.onStart(
@@ -386,6 +368,17 @@ final class Assembly {
 
   ConsumerService consumers() {
     return consumers;
+  }
+
+  /** A dedicated LISTEN connection to the pool's database, named by its application name. */
+  private PoolSettings listenConnection(BothyConfiguration config, String applicationName) {
+    return new PoolSettings(
+        dataSource.getJdbcUrl(),
+        dataSource.getUsername(),
+        dataSource.getPassword(),
+        1,
+        config.database().connectionTimeout().toJavaDuration(),
+        applicationName);
   }
 
   JobRuntime jobRuntime() {

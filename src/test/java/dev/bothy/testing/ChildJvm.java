@@ -60,13 +60,7 @@ public final class ChildJvm implements AutoCloseable {
       Map<String, String> env,
       String... args)
       throws IOException {
-    return launch(
-        List.of("-cp", System.getProperty("java.class.path"), mainClass),
-        workingDirectory,
-        jvmArgs,
-        env,
-        true,
-        args);
+    return launchClass(mainClass, workingDirectory, jvmArgs, env, true, args);
   }
 
   /**
@@ -89,13 +83,7 @@ public final class ChildJvm implements AutoCloseable {
       Map<String, String> env,
       String... args)
       throws IOException {
-    return launch(
-        List.of("-cp", System.getProperty("java.class.path"), mainClass),
-        workingDirectory,
-        jvmArgs,
-        env,
-        false,
-        args);
+    return launchClass(mainClass, workingDirectory, jvmArgs, env, false, args);
   }
 
   /**
@@ -114,6 +102,23 @@ public final class ChildJvm implements AutoCloseable {
       throw new IllegalStateException(jar + " is missing: run the integration tests after package");
     }
     return launch(List.of("-jar", jar.toString()), workingDirectory, jvmArgs, Map.of(), true, args);
+  }
+
+  private static ChildJvm launchClass(
+      String mainClass,
+      Path workingDirectory,
+      List<String> jvmArgs,
+      Map<String, String> env,
+      boolean coverage,
+      String... args)
+      throws IOException {
+    return launch(
+        List.of("-cp", System.getProperty("java.class.path"), mainClass),
+        workingDirectory,
+        jvmArgs,
+        env,
+        coverage,
+        args);
   }
 
   private static ChildJvm launch(

@@ -73,4 +73,26 @@ public final class ConsumerFixture {
       after.handleEvent(e);
     };
   }
+
+  /**
+   * Counts the probe jobs per event number, whatever their state.
+   *
+   * @param db a pool that may read the jobs table
+   * @return event number to its probe jobs
+   * @throws java.sql.SQLException when the query fails
+   */
+  public static java.util.Map<Long, Long> jobsPerSeq(DataSource db) throws java.sql.SQLException {
+    java.util.Map<Long, Long> perSeq = new java.util.HashMap<>();
+    try (java.sql.Connection c = db.getConnection();
+        java.sql.Statement st = c.createStatement();
+        java.sql.ResultSet rs =
+            st.executeQuery(
+                "SELECT (args->>'seq')::bigint, count(*) FROM jobs"
+                    + " WHERE kind = 'sync.consumer_probe' GROUP BY 1")) {
+      while (rs.next()) {
+        perSeq.put(rs.getLong(1), rs.getLong(2));
+      }
+    }
+    return perSeq;
+  }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bothy.kernel.Ids;
 import dev.bothy.testing.ChildJvm;
+import dev.bothy.testing.ConsumerFixture;
 import dev.bothy.testing.EventLogFixture;
 import dev.bothy.testing.Http;
 import dev.bothy.testing.PgExtension;
@@ -14,7 +15,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -117,17 +117,7 @@ class ConsumerCrashTest {
       assertThat(scalar("SELECT last_seq FROM event_consumer_cursors WHERE name = 'webhooks'"))
           .as("the cursor reached the head")
           .isEqualTo(head);
-      Map<Long, Long> perSeq = new HashMap<>();
-      try (Connection c = PG.owner().getConnection();
-          Statement st = c.createStatement();
-          ResultSet rs =
-              st.executeQuery(
-                  "SELECT (args->>'seq')::bigint, count(*) FROM jobs"
-                      + " WHERE kind = 'sync.consumer_probe' GROUP BY 1")) {
-        while (rs.next()) {
-          perSeq.put(rs.getLong(1), rs.getLong(2));
-        }
-      }
+      Map<Long, Long> perSeq = ConsumerFixture.jobsPerSeq(PG.owner());
       assertThat(head - start).as("events were appended during the kills").isGreaterThan(100);
       for (long seq = start + 1; seq <= head; seq++) {
         assertThat(perSeq.get(seq)).as("jobs of event " + seq).isEqualTo(2L);

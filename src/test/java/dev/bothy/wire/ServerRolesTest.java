@@ -57,11 +57,9 @@ class ServerRolesTest {
     }
   }
 
-  @Test
-  void worker_opens_the_admin_port_and_no_application_port() throws Exception {
-    int app = Http.freePort();
-    int admin = Http.freePort();
-    Path config = dir.resolve("worker.yml");
+  /** A configuration on this class's database with the given ports. */
+  private Path roleConfig(String name, int app, int admin) throws java.io.IOException {
+    Path config = dir.resolve(name);
     Files.writeString(
         config,
         "database:\n  url: "
@@ -71,6 +69,14 @@ class ServerRolesTest {
             + "\n  adminConnectors:\n    - type: http\n      port: "
             + admin
             + "\n");
+    return config;
+  }
+
+  @Test
+  void worker_opens_the_admin_port_and_no_application_port() throws Exception {
+    int app = Http.freePort();
+    int admin = Http.freePort();
+    Path config = roleConfig("worker.yml", app, admin);
     try (ChildJvm worker =
         ChildJvm.start(
             BothyApplication.class.getName(),
@@ -105,16 +111,7 @@ class ServerRolesTest {
   void api_starts_no_consumers_and_no_job_workers_but_exports_the_gauges() throws Exception {
     int app = Http.freePort();
     int admin = Http.freePort();
-    Path config = dir.resolve("api.yml");
-    Files.writeString(
-        config,
-        "database:\n  url: "
-            + PG.jdbcUrl()
-            + "\nserver:\n  applicationConnectors:\n    - type: http\n      port: "
-            + app
-            + "\n  adminConnectors:\n    - type: http\n      port: "
-            + admin
-            + "\n");
+    Path config = roleConfig("api.yml", app, admin);
     try (java.sql.Connection c = PG.owner().getConnection();
         java.sql.Statement st = c.createStatement()) {
       st.execute("INSERT INTO event_consumer_cursors (name, last_seq) VALUES ('webhooks', 0)");

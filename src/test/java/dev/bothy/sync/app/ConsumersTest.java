@@ -81,18 +81,7 @@ class ConsumersTest {
   }
 
   private static Map<Long, Long> jobsPerSeq() throws SQLException {
-    Map<Long, Long> perSeq = new HashMap<>();
-    try (Connection c = PG.owner().getConnection();
-        Statement st = c.createStatement();
-        ResultSet rs =
-            st.executeQuery(
-                "SELECT (args->>'seq')::bigint, count(*) FROM jobs"
-                    + " WHERE kind = 'sync.consumer_probe' GROUP BY 1")) {
-      while (rs.next()) {
-        perSeq.put(rs.getLong(1), rs.getLong(2));
-      }
-    }
-    return perSeq;
+    return ConsumerFixture.jobsPerSeq(PG.owner());
   }
 
   private static long cursor(ConsumerName name) throws SQLException {
