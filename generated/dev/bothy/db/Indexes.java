@@ -4,6 +4,7 @@
 package dev.bothy.db;
 
 
+import dev.bothy.db.tables.ApiIdempotencyKeys;
 import dev.bothy.db.tables.Jobs;
 
 import org.jooq.Index;
@@ -22,6 +23,7 @@ public class Indexes {
     // INDEX definitions
     // -------------------------------------------------------------------------
 
+    public static final Index API_IDEMPOTENCY_KEYS_CREATED_AT = Internal.createIndex(DSL.name("api_idempotency_keys_created_at"), ApiIdempotencyKeys.API_IDEMPOTENCY_KEYS, new OrderField[] { ApiIdempotencyKeys.API_IDEMPOTENCY_KEYS.CREATED_AT }, false);
     public static final Index JOBS_FETCH = Internal.createIndex(DSL.name("jobs_fetch"), Jobs.JOBS, new OrderField[] { Jobs.JOBS.QUEUE, Jobs.JOBS.PRIORITY, Jobs.JOBS.SCHEDULED_AT, Jobs.JOBS.ID }, false);
     public static final Index JOBS_FINALIZED = Internal.createIndex(DSL.name("jobs_finalized"), Jobs.JOBS, new OrderField[] { Jobs.JOBS.STATE, Jobs.JOBS.FINALIZED_AT }, false);
     public static final Index JOBS_KIND = Internal.createIndex(DSL.name("jobs_kind"), Jobs.JOBS, new OrderField[] { Jobs.JOBS.KIND, Jobs.JOBS.ID }, false);

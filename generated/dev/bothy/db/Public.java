@@ -4,6 +4,7 @@
 package dev.bothy.db;
 
 
+import dev.bothy.db.tables.ApiIdempotencyKeys;
 import dev.bothy.db.tables.EventConsumerCursors;
 import dev.bothy.db.tables.EventLog;
 import dev.bothy.db.tables.Instance;
@@ -30,6 +31,12 @@ public class Public extends SchemaImpl {
      * The reference instance of <code>public</code>
      */
     public static final Public PUBLIC = new Public();
+
+    /**
+     * The first response to an Idempotency-Key of POST /v1/events, per token; a
+     * retry with the same body gets it again, another body is a conflict.
+     */
+    public final ApiIdempotencyKeys API_IDEMPOTENCY_KEYS = ApiIdempotencyKeys.API_IDEMPOTENCY_KEYS;
 
     /**
      * One row per registered worker consumer: the last event number its rounds
@@ -77,6 +84,7 @@ public class Public extends SchemaImpl {
     @Override
     public final List<Table<?>> getTables() {
         return Arrays.asList(
+            ApiIdempotencyKeys.API_IDEMPOTENCY_KEYS,
             EventConsumerCursors.EVENT_CONSUMER_CURSORS,
             EventLog.EVENT_LOG,
             Instance.INSTANCE,

@@ -4,6 +4,7 @@
 package dev.bothy.db;
 
 
+import dev.bothy.db.tables.ApiIdempotencyKeys;
 import dev.bothy.db.tables.EventConsumerCursors;
 import dev.bothy.db.tables.EventLog;
 import dev.bothy.db.tables.Instance;
@@ -16,6 +17,12 @@ import dev.bothy.db.tables.SequenceCounters;
  */
 @SuppressWarnings({ "all", "unchecked", "rawtypes" })
 public class Tables {
+
+    /**
+     * The first response to an Idempotency-Key of POST /v1/events, per token; a
+     * retry with the same body gets it again, another body is a conflict.
+     */
+    public static final ApiIdempotencyKeys API_IDEMPOTENCY_KEYS = ApiIdempotencyKeys.API_IDEMPOTENCY_KEYS;
 
     /**
      * One row per registered worker consumer: the last event number its rounds

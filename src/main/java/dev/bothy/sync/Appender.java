@@ -24,4 +24,15 @@ public interface Appender {
    *     internal} outside a unit of work or outside its {@code work} phase
    */
   List<UUID> append(EventDraft... drafts);
+
+  /**
+   * Checks and buffers events like {@link #append(EventDraft...)} and returns a receipt that also
+   * tells their numbers once the unit's {@code sync} phase gave them: for callers that answer with
+   * the numbers, such as the HTTP API.
+   *
+   * @param drafts the events, in the order they get their numbers
+   * @return the receipt
+   * @throws dev.bothy.kernel.BothyException as {@link #append(EventDraft...)}
+   */
+  AppendReceipt appendNumbered(EventDraft... drafts);
 }

@@ -2,6 +2,10 @@ package dev.bothy.wire;
 
 import com.codahale.metrics.Gauge;
 import com.codahale.metrics.MetricRegistry;
+import dev.bothy.api.ApiSettings;
+import dev.bothy.api.ApiToken;
+import dev.bothy.api.HttpApi;
+import dev.bothy.api.Scope;
 import dev.bothy.instance.Counters;
 import dev.bothy.instance.InstanceRecord;
 import dev.bothy.instance.InstanceState;
@@ -53,6 +57,7 @@ import dev.bothy.sync.app.EventLogService;
 import dev.bothy.sync.app.PartitionMaintenance;
 import dev.bothy.sync.app.PartitionMaintenanceJob;
 import dev.bothy.sync.app.TailService;
+import dev.bothy.wire.config.ApiConfig;
 import dev.bothy.wire.config.BothyConfiguration;
 import dev.bothy.wire.config.DatabaseConfig;
 import dev.bothy.wire.config.JobsConfig;
@@ -70,6 +75,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import org.eclipse.jetty.util.component.LifeCycle;
+import org.glassfish.jersey.server.ServerProperties;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -101,6 +107,7 @@ final class Assembly {
   private final JobInserter jobInserter;
   private final JobAdmin jobAdmin;
   private TailService tail;
+  private HttpApi httpApi;
   private PgJobRuntime jobRuntime;
   private ConsumerService consumers;
   private volatile ConsumerRunner consumerRunner;
@@ -170,6 +177,15 @@ final class Assembly {
       jobAdmin = new JobAdminService(unitOfWork, Clock.system());
       JobRuntimeMetrics.registerGauges(environment.metrics(), jobAdmin, jobs.queues().keySet());
       registerPartitionMaintenance(config, events);
+      jobRegistry.register(
+          HttpApi.idempotencyCleanupKind(
+              unitOfWork,
+              Clock.system(),
+              config.api().idempotencyRetention().toJavaDuration(),
+              jobs.cleanerBatchSize()));
+      jobRegistry.registerPeriodic(
+          HttpApi.idempotencyCleanupPeriodic(
+              config.api().idempotencyCleanupInterval().toJavaDuration()));
 
       // Every role reads the consumers' states for the lag gauges; worker and all run them.
       // No production consumer is registered yet: the webhooks and push issues register theirs
@@ -192,6 +208,7 @@ final class Assembly {
       lifecycle.onStart("instance", this::checkInstance);
       if (role.servesApi()) {
         startTail(config);
+        startHttpApi(config, environment);
       }
       lifecycle.onStart(
           "phase-hooks",
@@ -264,6 +281,68 @@ final class Assembly {
           listener.close();
           tail.stop();
         });
+  }
+
+  /**
+   * Adds the HTTP API of the api role: its resources and providers go to Jersey, its audit hook
+   * {@code api.idempotency} to the registry; its event streams end as Jetty starts to stop, so they
+   * do not hold the connectors open for the whole grace period.
+   */
+  private void startHttpApi(BothyConfiguration config, Environment environment) {
+    ApiConfig api = config.api();
+    List<ApiToken> tokens =
+        api.tokens().stream()
+            .map(
+                t ->
+                    ApiToken.ofHex(
+                        t.name(),
+                        t.sha256(),
+                        t.scopes().stream()
+                            .map(code -> Scope.fromCode(code).orElseThrow())
+                            .collect(java.util.stream.Collectors.toSet())))
+            .toList();
+    if (tokens.isEmpty()) {
+      LOG.warn("api.tokens is empty: every API request is refused with 401");
+    }
+    ApiSettings settings =
+        new ApiSettings(
+            api.maxEventsPerRequest(),
+            api.maxRequestBytes(),
+            api.maxPageSize(),
+            api.defaultPageSize(),
+            api.idempotencyRetention().toJavaDuration(),
+            api.streamHeartbeat().toJavaDuration(),
+            api.maxStreams(),
+            api.streamRetryAfter().toJavaDuration(),
+            tokens);
+    httpApi =
+        new HttpApi(
+            settings,
+            config.sync().maxPayloadBytes(),
+            unitOfWork,
+            hooks,
+            appender,
+            eventLog,
+            eventTypes,
+            tail,
+            consumers,
+            environment.getObjectMapper(),
+            new HttpApiMetrics(environment.metrics()),
+            Clock.system());
+    httpApi.components().forEach(environment.jersey()::register);
+    // Jersey holds the first 8 KiB of every body to compute Content-Length and ignores flush()
+    // until then, which would hold back the event stream's headers and first events. Jetty's own
+    // output buffer still sets Content-Length on bodies it sees whole.
+    environment.jersey().property(ServerProperties.OUTBOUND_CONTENT_LENGTH_BUFFER, 0);
+    environment
+        .lifecycle()
+        .addEventListener(
+            new LifeCycle.Listener() {
+              @Override
+              public void lifeCycleStopping(LifeCycle event) {
+                httpApi.closeStreams();
+              }
+            });
   }
 
   /**

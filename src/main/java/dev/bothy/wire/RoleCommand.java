@@ -5,6 +5,7 @@ import dev.bothy.platform.lifecycle.Role;
 import dev.bothy.wire.config.BothyConfiguration;
 import io.dropwizard.core.Application;
 import io.dropwizard.core.cli.ServerCommand;
+import io.dropwizard.core.server.AbstractServerFactory;
 import io.dropwizard.core.server.DefaultServerFactory;
 import io.dropwizard.core.setup.Bootstrap;
 import java.util.List;
@@ -32,6 +33,11 @@ final class RoleCommand extends ServerCommand<BothyConfiguration> {
     config.assignRole(role);
     // Logging is configured by now; a property survives until the next logging reset.
     ((LoggerContext) LoggerFactory.getILoggerFactory()).putProperty("bothy.role", role.code());
+    if (role.servesApi() && config.getServerFactory() instanceof AbstractServerFactory server) {
+      // The API writes every error as application/problem+json through its own mapper;
+      // Dropwizard's default mappers would compete with it for the same exception types.
+      server.setRegisterDefaultExceptionMappers(false);
+    }
     if (!role.servesApi()) {
       if (!(config.getServerFactory() instanceof DefaultServerFactory server)) {
         throw new IllegalArgumentException(

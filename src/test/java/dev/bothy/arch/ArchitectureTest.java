@@ -101,6 +101,55 @@ class ArchitectureTest {
           .because("DESIGN.md section 4: platform.jobs may use kernel and platform.pg only");
 
   @ArchTest
+  static final ArchRule api_uses_only_the_kernel_platform_and_the_sync_port =
+      classes()
+          .that()
+          .resideInAPackage("dev.bothy.api..")
+          .should()
+          .onlyDependOnClassesThat()
+          .resideInAnyPackage(
+              "java..",
+              "jakarta.ws.rs..",
+              "jakarta.annotation..",
+              "com.fasterxml.jackson..",
+              "io.swagger.v3..",
+              "org.slf4j..",
+              "org.jooq..",
+              "dev.bothy.db..",
+              "dev.bothy.kernel..",
+              "dev.bothy.platform.pg",
+              "dev.bothy.platform.jobs",
+              "dev.bothy.sync",
+              "dev.bothy.api..")
+          .because(
+              "DESIGN.md section 4: api uses the kernel, the sync port and the platform ports;"
+                  + " never sync's app, domain or adapters");
+
+  @ArchTest
+  static final ArchRule only_wire_uses_the_api =
+      noClasses()
+          .that()
+          .resideOutsideOfPackages("dev.bothy.wire..", "dev.bothy.api..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAPackage("dev.bothy.api..");
+
+  @ArchTest
+  static final ArchRule api_resources_hold_no_sql_and_no_transactions =
+      noClasses()
+          .that()
+          .resideInAPackage("dev.bothy.api.http..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAnyPackage(
+              "org.jooq..",
+              "dev.bothy.db..",
+              "dev.bothy.platform.pg..",
+              "dev.bothy.kernel.txn..",
+              "java.sql..")
+          .because("STYLE.md: resources call module ports only; no SQL or transactions there");
+
+  @ArchTest
   static final ArchRule telemetry_names_use_only_the_jdk =
       classes()
           .that()

@@ -123,10 +123,22 @@ class InProcessAppTest {
         .as("the first maintenance pass inserted the periodic job, a worker ran it")
         .hasSize(1);
     assertThat(done.get(0).uniqueKey()).get().asString().startsWith("periodic:");
+    List<dev.bothy.platform.jobs.JobView> cleaned = List.of();
+    while (cleaned.isEmpty() && System.nanoTime() < deadline) {
+      cleaned =
+          assembly()
+              .jobAdmin()
+              .list(
+                  java.util.Optional.of(dev.bothy.platform.jobs.JobState.COMPLETED),
+                  java.util.Optional.of("api.idempotency_cleanup"),
+                  10);
+      Thread.sleep(50);
+    }
+    assertThat(cleaned).as("the idempotency key cleaner ran too").hasSize(1);
 
     String prometheus = Http.get(app.getAdminPort(), "/prometheus").body();
     assertThat(prometheus)
-        .contains("bothy_jobs{bothy_job_state=\"completed\",bothy_queue=\"maintenance\"} 1.0")
+        .contains("bothy_jobs{bothy_job_state=\"completed\",bothy_queue=\"maintenance\"} 2.0")
         .contains("bothy_jobs{bothy_job_state=\"discarded\",bothy_queue=\"default\"} 0.0")
         .contains("bothy_jobs_work_seconds_count{bothy_job_kind=\"sync.partition_maintenance\"} 1")
         .contains("bothy_jobs_fetch_seconds_count{bothy_queue=\"maintenance\"}")

@@ -32,7 +32,7 @@ class MigrateCommandTest {
     Path config = dir.resolve("config.yml");
     Files.writeString(config, "database:\n  url: " + url + "\n");
 
-    assertThat(status(config)).contains("6 changesets have not been applied");
+    assertThat(status(config)).contains("7 changesets have not been applied");
 
     CommandLine.Outcome first = CommandLine.run("db", "migrate", config.toString());
     assertThat(first.failure()).isEmpty();
@@ -54,7 +54,7 @@ class MigrateCommandTest {
     CommandLine.Outcome second = CommandLine.run("db", "migrate", config.toString());
     assertThat(second.failure()).isEmpty();
     assertThat(appliedChangesets(url)).isEqualTo(applied);
-    assertThat(executedAt(url)).hasSize(6);
+    assertThat(executedAt(url)).hasSize(7);
     assertThat(column(url, "SELECT instance_id || ' ' || sync_epoch FROM instance"))
         .as("a second migrate keeps the identity")
         .isEqualTo(identity);

@@ -71,6 +71,9 @@ public final class AppendHook implements PhaseHook {
     // Timed from the moment the lock is ours, so waiting for the row is not counted as holding.
     long locked = System.nanoTime();
     repository.insertAndNotify(last - n + 1, buffer);
+    unitOfWork
+        .get(AppendService.NUMBERING)
+        .ifPresent(numbering -> numbering.numberedFrom(last - n + 1));
     // The lock lasts until the commit returns; the callback runs right after it.
     unitOfWork.afterCommit(() -> metrics.committed(n, System.nanoTime() - locked));
   }

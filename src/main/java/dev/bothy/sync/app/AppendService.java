@@ -6,6 +6,7 @@ import dev.bothy.kernel.Ids;
 import dev.bothy.kernel.txn.Phase;
 import dev.bothy.kernel.txn.TxKey;
 import dev.bothy.kernel.txn.UnitOfWork;
+import dev.bothy.sync.AppendReceipt;
 import dev.bothy.sync.Appender;
 import dev.bothy.sync.EventDraft;
 import dev.bothy.sync.EventType;
@@ -18,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
+import java.util.stream.LongStream;
 
 /**
  * The {@link Appender}: checks and encodes drafts in the work phase and buffers them in the unit
@@ -26,6 +28,22 @@ import java.util.UUID;
 public final class AppendService implements Appender {
   /** The unit's buffer of appended events, read by the sync phase hook. */
   static final TxKey<List<PendingEvent>> BUFFER = TxKey.of("sync.append.buffer");
+
+  /** The number the sync phase hook gave the unit's first buffered event; 0 until then. */
+  static final TxKey<Numbering> NUMBERING = TxKey.of("sync.append.numbering");
+
+  /** Holds the first number of a unit's block, set once by {@link AppendHook}. */
+  static final class Numbering {
+    private volatile long first;
+
+    void numberedFrom(long firstSeq) {
+      first = firstSeq;
+    }
+
+    long first() {
+      return first;
+    }
+  }
 
   private final UnitOfWork unitOfWork;
   private final EventTypes types;
@@ -57,6 +75,31 @@ public final class AppendService implements Appender {
 
   @Override
   public List<UUID> append(EventDraft... drafts) {
+    return buffer(drafts).stream().map(PendingEvent::id).toList();
+  }
+
+  @Override
+  public AppendReceipt appendNumbered(EventDraft... drafts) {
+    Numbering numbering = unitOfWork.computeIfAbsent(NUMBERING, Numbering::new);
+    int offset = unitOfWork.get(BUFFER).map(List::size).orElse(0);
+    List<UUID> ids = buffer(drafts).stream().map(PendingEvent::id).toList();
+    return new Receipt(ids, numbering, offset);
+  }
+
+  /** A receipt reading the unit's numbering: its events sit at {@code offset} in the block. */
+  private record Receipt(List<UUID> ids, Numbering numbering, int offset) implements AppendReceipt {
+    @Override
+    public List<Long> seqs() {
+      long first = numbering.first();
+      if (first == 0) {
+        throw BothyException.internal("the events are numbered in the sync phase of their unit");
+      }
+      return LongStream.range(0, ids.size()).mapToObj(i -> first + offset + i).toList();
+    }
+  }
+
+  /** Checks every draft, then buffers them all; returns the buffered events. */
+  private List<PendingEvent> buffer(EventDraft... drafts) {
     Phase phase = unitOfWork.currentPhase();
     if (phase != Phase.WORK) {
       throw BothyException.internal(
@@ -83,6 +126,6 @@ public final class AppendService implements Appender {
           new PendingEvent(Ids.newId(), type.name(), now, draft.resource(), draft.actorId(), json));
     }
     unitOfWork.computeIfAbsent(BUFFER, ArrayList::new).addAll(checked);
-    return checked.stream().map(PendingEvent::id).toList();
+    return checked;
   }
 }

@@ -40,6 +40,9 @@ public class BothyConfiguration extends Configuration {
 
   @Valid @NotNull @JsonProperty private ShutdownConfig shutdown = new ShutdownConfig();
 
+  /** The {@code api} section. */
+  @Valid @NotNull @JsonProperty private ApiConfig api = new ApiConfig();
+
   @JsonIgnore private Role role = Role.ALL;
 
   /** Creates a configuration with every default. */
@@ -49,6 +52,15 @@ public class BothyConfiguration extends Configuration {
       console.setLogFormat(DEFAULT_LOG_FORMAT);
       logging.setAppenders(List.of(console));
     }
+  }
+
+  /**
+   * Returns the {@code api} section.
+   *
+   * @return the section
+   */
+  public ApiConfig api() {
+    return api;
   }
 
   /**

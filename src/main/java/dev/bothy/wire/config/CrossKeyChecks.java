@@ -28,6 +28,7 @@ public final class CrossKeyChecks {
   public static List<String> check(BothyConfiguration configuration) {
     List<String> problems = new ArrayList<>();
     jobs(configuration.jobs(), problems);
+    api(configuration.api(), problems);
     ConsumerConfig consumer = configuration.consumer();
     SyncConfig sync = configuration.sync();
     if (consumer != null
@@ -38,6 +39,11 @@ public final class CrossKeyChecks {
       problems.add(
           "consumer.pendingAlertAfter must be shorter than sync.eventRetention, or a stalled"
               + " consumer loses events before its alert fires");
+    }
+    if (sync != null && sync.tailSubscriberBuffer() < sync.tailBatchSize()) {
+      problems.add(
+          "sync.tailSubscriberBuffer must be at least sync.tailBatchSize, or one page of the tail"
+              + " overflows every subscriber's buffer and drops even the fast ones");
     }
     ShutdownConfig shutdown = configuration.shutdown();
     if (shutdown != null
@@ -90,13 +96,6 @@ public final class CrossKeyChecks {
     return problems;
   }
 
-  /**
-   * Returns the hosts of a PostgreSQL JDBC URL, lower case and without ports; a URL without a host
-   * part ({@code jdbc:postgresql:name}) connects to the loopback.
-   *
-   * @param jdbcUrl the URL
-   * @return the hosts, or empty when the URL cannot be parsed
-   */
   private static void jobs(JobsConfig jobs, List<String> problems) {
     if (jobs == null) {
       return;
@@ -135,6 +134,13 @@ public final class CrossKeyChecks {
     }
   }
 
+  /**
+   * Returns the hosts of a PostgreSQL JDBC URL, lower case and without ports; a URL without a host
+   * part ({@code jdbc:postgresql:name}) connects to the loopback.
+   *
+   * @param jdbcUrl the URL
+   * @return the hosts, or empty when the URL cannot be parsed
+   */
   static Optional<List<String>> hosts(String jdbcUrl) {
     String prefix = "jdbc:postgresql:";
     if (!jdbcUrl.startsWith(prefix)) {
@@ -166,5 +172,31 @@ public final class CrossKeyChecks {
       hosts.add(host.toLowerCase(Locale.ROOT));
     }
     return Optional.of(List.copyOf(hosts));
+  }
+
+  private static void api(ApiConfig api, List<String> problems) {
+    if (api == null) {
+      return;
+    }
+    if (api.defaultPageSize() > api.maxPageSize()) {
+      problems.add("api.defaultPageSize must not be larger than api.maxPageSize");
+    }
+    if (api.tokens() == null) {
+      return;
+    }
+    Set<String> names = new java.util.HashSet<>();
+    Set<String> hashes = new java.util.HashSet<>();
+    for (int i = 0; i < api.tokens().size(); i++) {
+      TokenConfig token = api.tokens().get(i);
+      if (token == null) {
+        continue;
+      }
+      if (token.name() != null && !names.add(token.name())) {
+        problems.add("api.tokens[" + i + "].name is taken by an earlier token");
+      }
+      if (token.sha256() != null && !hashes.add(token.sha256())) {
+        problems.add("api.tokens[" + i + "].sha256 is the hash of an earlier token");
+      }
+    }
   }
 }

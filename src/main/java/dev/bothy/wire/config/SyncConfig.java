@@ -120,7 +120,8 @@ public class SyncConfig {
 
   @Doc(
       "Events a subscriber of the log tail may lag behind; one that lags more is dropped with"
-          + " a resync signal, so it never stalls the tail or the others.")
+          + " a resync signal, so it never stalls the tail or the others. At least"
+          + " sync.tailBatchSize, the largest burst one tail read hands over.")
   @Min(1)
   @Max(MAX_TAIL_SUBSCRIBER_BUFFER)
   @JsonProperty

@@ -257,6 +257,32 @@ class AppendTest {
   }
 
   @Test
+  void a_receipt_tells_the_numbers_of_its_events_once_the_sync_phase_gave_them() {
+    uow.run(() -> appender.append(draft("before")));
+    long head = log.head();
+    List<Long> beforeSync = new ArrayList<>();
+    dev.bothy.sync.AppendReceipt[] receipts =
+        uow.run(
+            () -> {
+              dev.bothy.sync.AppendReceipt first = appender.appendNumbered(draft("a"), draft("b"));
+              dev.bothy.sync.AppendReceipt second = appender.appendNumbered(draft("c"));
+              assertThatThrownBy(first::seqs)
+                  .isInstanceOf(BothyException.class)
+                  .hasMessageContaining("numbered in the sync phase");
+              beforeSync.add(head);
+              return new dev.bothy.sync.AppendReceipt[] {first, second};
+            });
+
+    assertThat(beforeSync).containsExactly(head);
+    assertThat(receipts[0].seqs()).containsExactly(head + 1, head + 2);
+    assertThat(receipts[1].seqs()).containsExactly(head + 3);
+    ReadResult.Page page = (ReadResult.Page) log.readAfter(head, 10);
+    assertThat(page.events().stream().map(e -> e.id()).toList())
+        .containsExactly(
+            receipts[0].ids().get(0), receipts[0].ids().get(1), receipts[1].ids().get(0));
+  }
+
+  @Test
   void appending_outside_a_unit_or_outside_the_work_phase_is_internal() {
     assertThatThrownBy(() -> appender.append(draft("a")))
         .isInstanceOfSatisfying(

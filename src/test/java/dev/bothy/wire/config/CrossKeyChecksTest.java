@@ -52,4 +52,49 @@ class CrossKeyChecksTest {
     }
     assertThat(problems(smaller)).isEmpty();
   }
+
+  @Test
+  void the_default_page_must_fit_in_the_largest_page() throws Exception {
+    assertThat(problems("{\"api\":{\"defaultPageSize\":200,\"maxPageSize\":100}}"))
+        .singleElement()
+        .asString()
+        .contains("api.defaultPageSize", "api.maxPageSize")
+        .doesNotContain("200", "100");
+    assertThat(problems("{\"api\":{\"defaultPageSize\":100,\"maxPageSize\":100}}")).isEmpty();
+  }
+
+  @Test
+  void token_names_and_hashes_are_unique_and_the_message_shows_no_hash() throws Exception {
+    String hash = "a".repeat(64);
+    String other = "b".repeat(64);
+    String json =
+        "{\"api\":{\"tokens\":["
+            + "{\"name\":\"alex\",\"sha256\":\""
+            + hash
+            + "\",\"scopes\":[\"events:read\"]},"
+            + "{\"name\":\"alex\",\"sha256\":\""
+            + other
+            + "\",\"scopes\":[\"events:read\"]},"
+            + "{\"name\":\"sam\",\"sha256\":\""
+            + hash
+            + "\",\"scopes\":[\"events:read\"]}]}}";
+    List<String> problems = problems(json);
+    assertThat(problems)
+        .containsExactly(
+            "api.tokens[1].name is taken by an earlier token",
+            "api.tokens[2].sha256 is the hash of an earlier token");
+    assertThat(String.join(" ", problems)).doesNotContain(hash, other);
+  }
+
+  @Test
+  void a_tail_subscriber_buffer_must_hold_one_tail_page() throws Exception {
+    // A page larger than the buffer would drop every subscriber, fast or slow, on one burst.
+    assertThat(problems("{\"sync\":{\"tailBatchSize\":500,\"tailSubscriberBuffer\":499}}"))
+        .singleElement()
+        .asString()
+        .contains("sync.tailSubscriberBuffer", "sync.tailBatchSize")
+        .doesNotContain("499", "500");
+    assertThat(problems("{\"sync\":{\"tailBatchSize\":500,\"tailSubscriberBuffer\":500}}"))
+        .isEmpty();
+  }
 }

@@ -1,0 +1,43 @@
+package dev.bothy.api;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The limits and tokens of the HTTP API, from the {@code api} configuration section.
+ *
+ * @param maxEventsPerRequest {@code api.maxEventsPerRequest}
+ * @param maxRequestBytes {@code api.maxRequestBytes}
+ * @param maxPageSize {@code api.maxPageSize}
+ * @param defaultPageSize {@code api.defaultPageSize}
+ * @param idempotencyRetention {@code api.idempotencyRetention}
+ * @param streamHeartbeat {@code api.streamHeartbeat}
+ * @param maxStreams {@code api.maxStreams}
+ * @param streamRetryAfter {@code api.streamRetryAfter}
+ * @param tokens {@code api.tokens}
+ */
+public record ApiSettings(
+    int maxEventsPerRequest,
+    int maxRequestBytes,
+    int maxPageSize,
+    int defaultPageSize,
+    Duration idempotencyRetention,
+    Duration streamHeartbeat,
+    int maxStreams,
+    Duration streamRetryAfter,
+    List<ApiToken> tokens) {
+  /** Checks the fields. */
+  public ApiSettings {
+    Objects.requireNonNull(idempotencyRetention, "idempotencyRetention");
+    Objects.requireNonNull(streamHeartbeat, "streamHeartbeat");
+    Objects.requireNonNull(streamRetryAfter, "streamRetryAfter");
+    tokens = List.copyOf(tokens);
+    if (maxEventsPerRequest < 1 || maxRequestBytes < 1 || maxPageSize < 1 || maxStreams < 1) {
+      throw new IllegalArgumentException("the API limits are at least 1");
+    }
+    if (defaultPageSize < 1 || defaultPageSize > maxPageSize) {
+      throw new IllegalArgumentException("api.defaultPageSize lies in 1..api.maxPageSize");
+    }
+  }
+}

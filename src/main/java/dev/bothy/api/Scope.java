@@ -1,0 +1,39 @@
+package dev.bothy.api;
+
+import java.util.Arrays;
+import java.util.Optional;
+
+/** What a bearer token may do; each route needs one scope. */
+public enum Scope {
+  /** Append events: {@code POST /v1/events}. */
+  EVENTS_APPEND("events:append"),
+  /** Read and stream events: {@code GET /v1/events}, {@code GET /v1/events/stream}. */
+  EVENTS_READ("events:read"),
+  /** Read operational state: {@code GET /v1/consumers}. */
+  ADMIN_READ("admin:read");
+
+  private final String code;
+
+  Scope(String code) {
+    this.code = code;
+  }
+
+  /**
+   * Returns the scope's code as written in {@code api.tokens}.
+   *
+   * @return the code, such as {@code events:append}
+   */
+  public String code() {
+    return code;
+  }
+
+  /**
+   * Finds a scope by its code.
+   *
+   * @param code the code
+   * @return the scope, or empty for an unknown code
+   */
+  public static Optional<Scope> fromCode(String code) {
+    return Arrays.stream(values()).filter(s -> s.code.equals(code)).findFirst();
+  }
+}

@@ -1,0 +1,82 @@
+package dev.bothy.api.http;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.bothy.api.ApiMetrics;
+import dev.bothy.api.ApiSettings;
+import dev.bothy.api.app.AppendEvents;
+import dev.bothy.kernel.Clock;
+import dev.bothy.sync.Consumers;
+import dev.bothy.sync.EventLog;
+import dev.bothy.sync.EventTypes;
+import dev.bothy.sync.LogTail;
+import java.util.List;
+
+/**
+ * The JAX-RS resources and providers of the API, built once per process: what {@link
+ * dev.bothy.api.HttpApi} hands to the assembly.
+ *
+ * @param components the instances to register with Jersey
+ * @param streams the event streams, closed at shutdown
+ */
+public record ApiComponents(List<Object> components, EventStreams streams) {
+
+  /**
+   * Builds the components.
+   *
+   * @param settings the {@code api} settings
+   * @param maxPayloadBytes {@code sync.maxPayloadBytes}
+   * @param appendEvents the append service
+   * @param log the event log
+   * @param types the event type catalogue
+   * @param tail the process's log tail
+   * @param consumers the worker consumers, for their states
+   * @param mapper the application's JSON mapper
+   * @param metrics where requests and streams are reported
+   * @param clock the clock of pending ages
+   * @return the components
+   */
+  public static ApiComponents build(
+      ApiSettings settings,
+      long maxPayloadBytes,
+      AppendEvents appendEvents,
+      EventLog log,
+      EventTypes types,
+      LogTail tail,
+      Consumers consumers,
+      ObjectMapper mapper,
+      ApiMetrics metrics,
+      Clock clock) {
+    EventStreams streams =
+        new EventStreams(tail, mapper, metrics, settings.streamHeartbeat(), settings.maxStreams());
+    AppendRequestReader reader =
+        new AppendRequestReader(
+            mapper,
+            types,
+            settings.maxRequestBytes(),
+            settings.maxEventsPerRequest(),
+            maxPayloadBytes);
+    return new ApiComponents(
+        List.of(
+            new ProblemMapper(mapper),
+            new TokenFilter(settings.tokens()),
+            new MetricsFilter(metrics),
+            new EventsResource(
+                appendEvents,
+                log,
+                types,
+                streams,
+                reader,
+                mapper,
+                settings.maxPageSize(),
+                settings.defaultPageSize(),
+                Math.max(1, settings.streamRetryAfter().toSeconds())),
+            new ConsumersResource(consumers, clock),
+            new OpenApiResource()),
+        streams);
+  }
+
+  /** Copies the list. */
+  public ApiComponents {
+    components = List.copyOf(components);
+  }
+}

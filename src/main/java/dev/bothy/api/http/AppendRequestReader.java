@@ -1,0 +1,255 @@
+package dev.bothy.api.http;
+
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.bothy.sync.EventDraft;
+import dev.bothy.sync.EventType;
+import dev.bothy.sync.EventTypes;
+import dev.bothy.sync.ResourceRef;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * Reads and checks the body of {@code POST /v1/events} before anything is appended: at most {@code
+ * api.maxRequestBytes} bytes, JSON, the shape of {@link Json.AppendRequest}, at most {@code
+ * api.maxEventsPerRequest} events, registered types, resources of the type's resource type, and
+ * payloads that are the type's payload record within {@code sync.maxPayloadBytes}. Each problem
+ * names the offending member by its JSON pointer.
+ */
+final class AppendRequestReader {
+  private static final Set<String> ROOT_MEMBERS = Set.of("events");
+  private static final Set<String> EVENT_MEMBERS = Set.of("type", "resource", "actor", "payload");
+  private static final Set<String> RESOURCE_MEMBERS = Set.of("type", "id");
+
+  private final ObjectMapper mapper;
+  private final EventTypes types;
+  private final int maxRequestBytes;
+  private final int maxEvents;
+  private final long maxPayloadBytes;
+
+  AppendRequestReader(
+      ObjectMapper mapper,
+      EventTypes types,
+      int maxRequestBytes,
+      int maxEvents,
+      long maxPayloadBytes) {
+    this.mapper =
+        mapper
+            .copy()
+            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
+    this.types = types;
+    this.maxRequestBytes = maxRequestBytes;
+    this.maxEvents = maxEvents;
+    this.maxPayloadBytes = maxPayloadBytes;
+  }
+
+  /**
+   * Reads the body, refusing more than {@code api.maxRequestBytes} without reading further.
+   *
+   * @param body the request body
+   * @return its bytes
+   * @throws ApiProblem {@code payload_too_large} over the limit
+   */
+  byte[] readBody(InputStream body) {
+    if (body == null) {
+      return new byte[0];
+    }
+    try {
+      byte[] bytes = body.readNBytes(maxRequestBytes + 1);
+      if (bytes.length > maxRequestBytes) {
+        throw tooLarge();
+      }
+      return bytes;
+    } catch (IOException e) {
+      throw ApiProblem.of(ProblemType.INVALID_REQUEST, "The body could not be read to its end.");
+    }
+  }
+
+  /**
+   * The problem of a body over {@code api.maxRequestBytes}.
+   *
+   * @return the problem
+   */
+  ApiProblem tooLarge() {
+    return ApiProblem.of(
+        ProblemType.PAYLOAD_TOO_LARGE,
+        "The body is larger than api.maxRequestBytes (" + maxRequestBytes + " bytes).");
+  }
+
+  /**
+   * Parses and checks the body.
+   *
+   * @param bytes the body
+   * @return the drafts, in order
+   * @throws ApiProblem for the first problem found
+   */
+  List<EventDraft> drafts(byte[] bytes) {
+    JsonNode root;
+    try {
+      root = bytes.length == 0 ? null : mapper.readTree(bytes);
+    } catch (JacksonException e) {
+      throw ApiProblem.of(
+          ProblemType.INVALID_REQUEST,
+          "The body is not valid JSON at line "
+              + (e.getLocation() == null ? 0 : e.getLocation().getLineNr())
+              + ", column "
+              + (e.getLocation() == null ? 0 : e.getLocation().getColumnNr())
+              + ".");
+    } catch (IOException e) {
+      throw ApiProblem.of(ProblemType.INVALID_REQUEST, "The body could not be read.");
+    }
+    if (root == null || root.isMissingNode()) {
+      throw ApiProblem.of(
+          ProblemType.INVALID_REQUEST, "The body is empty; send {\"events\": [...]}.");
+    }
+    requireObject(root, "");
+    onlyMembers(root, "", ROOT_MEMBERS);
+    JsonNode events = root.get("events");
+    if (events == null || !events.isArray()) {
+      throw ApiProblem.at(ProblemType.INVALID_REQUEST, "/events", "events must be an array.");
+    }
+    if (events.isEmpty()) {
+      throw ApiProblem.at(ProblemType.INVALID_REQUEST, "/events", "events holds no event.");
+    }
+    if (events.size() > maxEvents) {
+      throw ApiProblem.at(
+          ProblemType.INVALID_REQUEST,
+          "/events",
+          "events holds more than api.maxEventsPerRequest (" + maxEvents + ") events.");
+    }
+    List<EventDraft> drafts = new ArrayList<>(events.size());
+    for (int i = 0; i < events.size(); i++) {
+      drafts.add(draft(events.get(i), "/events/" + i));
+    }
+    return drafts;
+  }
+
+  private EventDraft draft(JsonNode event, String at) {
+    requireObject(event, at);
+    onlyMembers(event, at, EVENT_MEMBERS);
+    String typeName = requireText(event, at, "type");
+    EventType<?> type =
+        types
+            .find(typeName)
+            .orElseThrow(
+                () ->
+                    ApiProblem.at(
+                        ProblemType.UNKNOWN_EVENT_TYPE,
+                        at + "/type",
+                        "The event type "
+                            + typeName
+                            + " is not registered; see docs/reference/events.md."));
+    JsonNode resource = event.get("resource");
+    if (resource == null || !resource.isObject()) {
+      throw ApiProblem.at(
+          ProblemType.INVALID_REQUEST, at + "/resource", "resource must be an object.");
+    }
+    onlyMembers(resource, at + "/resource", RESOURCE_MEMBERS);
+    String resourceType = requireText(resource, at + "/resource", "type");
+    if (!resourceType.equals(type.resourceType())) {
+      throw ApiProblem.at(
+          ProblemType.INVALID_REQUEST,
+          at + "/resource/type",
+          "Events of type " + type.name() + " are about a " + type.resourceType() + ".");
+    }
+    UUID resourceId = uuid(resource.get("id"), at + "/resource/id", false).orElseThrow();
+    Optional<UUID> actor = uuid(event.get("actor"), at + "/actor", true);
+    JsonNode payload = event.get("payload");
+    if (payload == null || !payload.isObject()) {
+      throw ApiProblem.at(
+          ProblemType.INVALID_REQUEST, at + "/payload", "payload must be an object.");
+    }
+    Object record = payloadRecord(payload, type, at + "/payload");
+    return new EventDraft(type.name(), new ResourceRef(resourceType, resourceId), actor, record);
+  }
+
+  private Object payloadRecord(JsonNode payload, EventType<?> type, String at) {
+    Object record;
+    try {
+      record = mapper.treeToValue(payload, type.payloadType());
+    } catch (JacksonException | IllegalArgumentException e) {
+      String where = at;
+      if (e instanceof JsonMappingException mapping) {
+        for (JsonMappingException.Reference ref : mapping.getPath()) {
+          where += "/" + (ref.getFieldName() != null ? ref.getFieldName() : ref.getIndex());
+        }
+      }
+      throw ApiProblem.at(
+          ProblemType.INVALID_REQUEST,
+          where,
+          "The payload is not a " + type.name() + " payload; see docs/reference/events.md.");
+    }
+    try {
+      int size = mapper.writeValueAsBytes(record).length;
+      if (size > maxPayloadBytes) {
+        throw ApiProblem.at(
+            ProblemType.PAYLOAD_TOO_LARGE,
+            at,
+            "The payload is larger than sync.maxPayloadBytes (" + maxPayloadBytes + " bytes).");
+      }
+    } catch (JacksonException e) {
+      throw ApiProblem.at(
+          ProblemType.INVALID_REQUEST, at, "The payload cannot be written as JSON.");
+    }
+    return record;
+  }
+
+  private static void requireObject(JsonNode node, String at) {
+    if (!node.isObject()) {
+      throw ApiProblem.at(
+          ProblemType.INVALID_REQUEST, at.isEmpty() ? "" : at, "Expected a JSON object here.");
+    }
+  }
+
+  private static void onlyMembers(JsonNode node, String at, Set<String> allowed) {
+    for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
+      String name = names.next();
+      if (!allowed.contains(name)) {
+        throw ApiProblem.at(
+            ProblemType.INVALID_REQUEST,
+            at + "/" + name.replace("~", "~0").replace("/", "~1"),
+            "Unknown member; allowed here: "
+                + String.join(", ", allowed.stream().sorted().toList())
+                + ".");
+      }
+    }
+  }
+
+  private static String requireText(JsonNode node, String at, String member) {
+    String text = Json.text(node.get(member));
+    if (text == null || text.isBlank()) {
+      throw ApiProblem.at(
+          ProblemType.INVALID_REQUEST, at + "/" + member, member + " must be a non-empty string.");
+    }
+    return text;
+  }
+
+  private static Optional<UUID> uuid(JsonNode node, String at, boolean optional) {
+    if (node == null || node.isNull()) {
+      if (optional) {
+        return Optional.empty();
+      }
+      throw ApiProblem.at(ProblemType.INVALID_REQUEST, at, "A UUID is required here.");
+    }
+    String text = Json.text(node);
+    if (text == null || text.length() != 36) {
+      throw ApiProblem.at(ProblemType.INVALID_REQUEST, at, "Expected a UUID string.");
+    }
+    try {
+      return Optional.of(UUID.fromString(text));
+    } catch (IllegalArgumentException e) {
+      throw ApiProblem.at(ProblemType.INVALID_REQUEST, at, "Expected a UUID string.");
+    }
+  }
+}

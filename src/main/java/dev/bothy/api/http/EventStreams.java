@@ -1,0 +1,146 @@
+package dev.bothy.api.http;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.bothy.api.ApiMetrics;
+import dev.bothy.sync.LogTail;
+import dev.bothy.sync.TailSignal;
+import jakarta.ws.rs.core.StreamingOutput;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Server-Sent Event streams of one process over its {@link LogTail}: at most {@code
+ * api.maxStreams} at once, each on its own request thread, writing the backlog and then live events
+ * with {@code id:} set to the seq, a comment every {@code api.streamHeartbeat} when idle, and a
+ * {@code resync_required} event before it closes when the tail dropped it (too slow for the tail's
+ * buffer, or below the retention window). A client that stops reading blocks only its own thread;
+ * the tail drops its subscription and goes on with the others.
+ */
+public final class EventStreams {
+  private static final Logger LOG = LoggerFactory.getLogger(EventStreams.class);
+
+  private final LogTail tail;
+  private final ObjectMapper mapper;
+  private final ApiMetrics metrics;
+  private final Duration heartbeat;
+  private final Semaphore permits;
+  private final Set<Thread> writers = ConcurrentHashMap.newKeySet();
+  private volatile boolean closing;
+
+  EventStreams(
+      LogTail tail, ObjectMapper mapper, ApiMetrics metrics, Duration heartbeat, int maxStreams) {
+    this.tail = tail;
+    this.mapper = mapper;
+    this.metrics = metrics;
+    this.heartbeat = heartbeat;
+    this.permits = new Semaphore(maxStreams);
+  }
+
+  /**
+   * Takes one of the {@code api.maxStreams} places.
+   *
+   * @return true when a place was free; then {@link #open(long)} must follow
+   */
+  boolean tryReserve() {
+    return !closing && permits.tryAcquire();
+  }
+
+  /** Gives back a place taken by {@link #tryReserve()} when the stream never opened. */
+  void release() {
+    permits.release();
+  }
+
+  /**
+   * Opens a reserved stream after a number.
+   *
+   * @param afterSeq the last number the client has
+   * @return the body writer; it gives the place back when it ends
+   */
+  StreamingOutput open(long afterSeq) {
+    LogTail.Subscription subscription;
+    try {
+      subscription = tail.subscribe(afterSeq);
+    } catch (RuntimeException e) {
+      permits.release();
+      throw e;
+    }
+    return output -> {
+      Thread self = Thread.currentThread();
+      writers.add(self);
+      metrics.streamOpened();
+      try (subscription;
+          Writer out = new BufferedWriter(new OutputStreamWriter(output, StandardCharsets.UTF_8))) {
+        // Sends the headers at once, so the client knows the stream is open.
+        out.write(": stream after " + afterSeq + "\n\n");
+        out.flush();
+        write(subscription, out);
+      } catch (IOException e) {
+        // The client went away: nothing to answer.
+        LOG.debug("event stream ended by the client: after={}", afterSeq);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      } finally {
+        writers.remove(self);
+        permits.release();
+        metrics.streamClosed();
+      }
+    };
+  }
+
+  private void write(LogTail.Subscription subscription, Writer out)
+      throws IOException, InterruptedException {
+    while (!closing) {
+      Optional<TailSignal> signal = subscription.poll(heartbeat);
+      if (signal.isEmpty()) {
+        out.write(": heartbeat\n\n");
+        out.flush();
+        continue;
+      }
+      int events = 0;
+      // Drains what is already buffered before one flush; the buffer is bounded by
+      // sync.tailSubscriberBuffer.
+      while (signal.isPresent()) {
+        if (signal.get() instanceof TailSignal.Resync resync) {
+          metrics.streamed(events);
+          out.write("event: resync_required\ndata: ");
+          out.write(
+              mapper.writeValueAsString(
+                  Map.of("after", resync.afterSeq(), "min_retained_seq", resync.minRetainedSeq())));
+          out.write("\n\n");
+          out.flush();
+          return;
+        }
+        TailSignal.Delivered delivered = (TailSignal.Delivered) signal.get();
+        out.write("id: " + delivered.event().seq() + "\ndata: ");
+        // One line: the JSON writer escapes line breaks inside strings, and the stored payload is
+        // jsonb text.
+        out.write(mapper.writeValueAsString(Json.EventOut.of(delivered.event())));
+        out.write("\n\n");
+        events++;
+        signal = subscription.poll(Duration.ZERO);
+      }
+      out.flush();
+      metrics.streamed(events);
+    }
+  }
+
+  /**
+   * Ends every open stream and refuses new ones: for shutdown, so streams do not hold the
+   * connectors open until the grace period ends. Clients reconnect with {@code Last-Event-ID}.
+   */
+  public void close() {
+    closing = true;
+    writers.forEach(Thread::interrupt);
+  }
+}

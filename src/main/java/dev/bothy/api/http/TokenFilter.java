@@ -1,0 +1,98 @@
+package dev.bothy.api.http;
+
+import dev.bothy.api.ApiToken;
+import dev.bothy.api.Scope;
+import dev.bothy.api.domain.TokenHash;
+import jakarta.annotation.Priority;
+import jakarta.ws.rs.Priorities;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.container.ContainerRequestFilter;
+import jakarta.ws.rs.container.ResourceInfo;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.SecurityContext;
+import java.security.Principal;
+import java.util.List;
+import java.util.OptionalInt;
+
+/**
+ * Authenticates every request to a route with {@link RequiresScope}: {@code Authorization: Bearer
+ * <token>}, hashed and compared in constant time with {@code api.tokens}; {@code 401 unauthorized}
+ * without a token or with an unknown one, {@code 403 forbidden} without the route's scope. The
+ * token never reaches a log, a metric or a problem: only its configured name does, as the principal
+ * of the request's {@link SecurityContext} (its roles are the scope codes).
+ */
+@Priority(Priorities.AUTHENTICATION)
+public final class TokenFilter implements ContainerRequestFilter {
+  private static final String BEARER = "Bearer ";
+
+  private final List<ApiToken> tokens;
+  private final List<byte[]> hashes;
+
+  @Context private ResourceInfo resource;
+
+  /**
+   * Creates the filter.
+   *
+   * @param tokens {@code api.tokens}
+   */
+  public TokenFilter(List<ApiToken> tokens) {
+    this.tokens = List.copyOf(tokens);
+    this.hashes = this.tokens.stream().map(ApiToken::sha256).toList();
+  }
+
+  @Override
+  public void filter(ContainerRequestContext request) {
+    RequiresScope required =
+        resource == null || resource.getResourceMethod() == null
+            ? null
+            : resource.getResourceMethod().getAnnotation(RequiresScope.class);
+    if (required == null) {
+      return;
+    }
+    String header = request.getHeaderString(HttpHeaders.AUTHORIZATION);
+    if (header == null
+        || header.length() <= BEARER.length()
+        || !header.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
+      throw unauthorized("Send Authorization: Bearer <token> with a token of api.tokens.");
+    }
+    OptionalInt match = TokenHash.match(header.substring(BEARER.length()).strip(), hashes);
+    if (match.isEmpty()) {
+      throw unauthorized("The token is not one of api.tokens.");
+    }
+    ApiToken token = tokens.get(match.getAsInt());
+    if (!token.scopes().contains(required.value())) {
+      throw ApiProblem.of(
+          ProblemType.FORBIDDEN,
+          "The token " + token.name() + " lacks the scope " + required.value().code() + ".");
+    }
+    SecurityContext original = request.getSecurityContext();
+    request.setSecurityContext(
+        new SecurityContext() {
+          @Override
+          public Principal getUserPrincipal() {
+            return token::name;
+          }
+
+          @Override
+          public boolean isUserInRole(String role) {
+            return Scope.fromCode(role).map(token.scopes()::contains).orElse(false);
+          }
+
+          @Override
+          public boolean isSecure() {
+            return original.isSecure();
+          }
+
+          @Override
+          public String getAuthenticationScheme() {
+            return "Bearer";
+          }
+        });
+  }
+
+  private static ApiProblem unauthorized(String detail) {
+    return ApiProblem.of(ProblemType.UNAUTHORIZED, detail)
+        .withHeader(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"bothy\"");
+  }
+}

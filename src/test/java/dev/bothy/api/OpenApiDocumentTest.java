@@ -1,0 +1,102 @@
+package dev.bothy.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import dev.bothy.api.http.OpenApiResource;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import java.lang.annotation.Annotation;
+import java.lang.reflect.Method;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The OpenAPI document: every route is in it, and the checked-in copy is current. */
+class OpenApiDocumentTest {
+  private static final java.nio.file.Path CHECKED_IN =
+      java.nio.file.Path.of("docs/api/openapi.json");
+
+  @Test
+  void every_resource_class_of_the_api_is_in_the_document() {
+    List<String> resources =
+        new ClassFileImporter()
+                .withImportOption(new ImportOption.DoNotIncludeTests())
+                .importPackages("dev.bothy.api")
+                .stream()
+                .filter(c -> c.isAnnotatedWith(Path.class))
+                .map(JavaClass::getName)
+                .sorted()
+                .toList();
+    assertThat(resources).isNotEmpty();
+    assertThat(OpenApiResource.RESOURCES.stream().map(Class::getName).sorted().toList())
+        .isEqualTo(resources);
+  }
+
+  @Test
+  void every_route_is_in_the_document_with_its_method() throws Exception {
+    JsonNode paths = new ObjectMapper().readTree(HttpApi.openApiDocument()).get("paths");
+    List<String> routes = new ArrayList<>();
+    for (Class<?> resource : OpenApiResource.RESOURCES) {
+      for (Method m : resource.getDeclaredMethods()) {
+        for (Class<? extends Annotation> verb :
+            List.of(GET.class, POST.class, PUT.class, DELETE.class)) {
+          if (m.isAnnotationPresent(verb)) {
+            String path = template(resource, m);
+            routes.add(verb.getSimpleName() + " " + path);
+            assertThat(paths.has(path)).as(path).isTrue();
+            assertThat(paths.get(path).has(verb.getSimpleName().toLowerCase(Locale.ROOT)))
+                .as(verb.getSimpleName() + " " + path)
+                .isTrue();
+          }
+        }
+      }
+    }
+    assertThat(routes)
+        .contains(
+            "POST /v1/events",
+            "GET /v1/events",
+            "GET /v1/events/stream",
+            "GET /v1/consumers",
+            "GET /openapi.json");
+    for (Map.Entry<String, JsonNode> p : paths.properties()) {
+      for (Map.Entry<String, JsonNode> op : p.getValue().properties()) {
+        if (!p.getKey().equals("/openapi.json")) {
+          assertThat(op.getValue().has("security")).as(op.getKey() + " " + p.getKey()).isTrue();
+        }
+      }
+    }
+  }
+
+  private static String template(Class<?> type, Method method) {
+    String path = type.getAnnotation(Path.class).value();
+    Path own = method.getAnnotation(Path.class);
+    if (own != null) {
+      path = path + "/" + own.value();
+    }
+    return path.replaceAll("/+", "/");
+  }
+
+  @Test
+  void the_checked_in_document_is_current() throws Exception {
+    String current = HttpApi.openApiDocument();
+    if (Boolean.getBoolean("bothy.regenerate")) {
+      Files.writeString(CHECKED_IN, current, StandardCharsets.UTF_8);
+    }
+    assertThat(Files.readString(CHECKED_IN, StandardCharsets.UTF_8))
+        .as(
+            "docs/api/openapi.json is stale: run mvn test -Dtest=OpenApiDocumentTest -Dbothy.regenerate=true")
+        .isEqualTo(current);
+  }
+}
