@@ -301,6 +301,12 @@ class ApiTest {
         post("more events than api.maxEventsPerRequest", many, 400, "invalid_request", "/events"),
         post("trailing text after the JSON", body(ok) + " x", 400, "invalid_request", null),
         post(
+            "a key twice in one object",
+            "{\"events\":[" + ok + "],\"events\":[" + ok + "]}",
+            400,
+            "invalid_request",
+            null),
+        post(
             "the second of two events is bad",
             body(ok, event("settings.updated", "user", "{\"changedKeys\":7}")),
             400,

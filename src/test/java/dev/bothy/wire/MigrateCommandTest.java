@@ -44,7 +44,8 @@ class MigrateCommandTest {
             "0003-event-log",
             "0004-event-log-partitions",
             "0005-jobs",
-            "0006-event-consumer-cursors");
+            "0006-event-consumer-cursors",
+            "0007-api-idempotency-keys");
     assertThat(column(url, "SELECT schema_version || ' ' || min_server_version FROM instance"))
         .containsExactly(Migrator.SCHEMA_VERSION + " " + Migrator.MIN_SERVER_VERSION);
     List<String> identity = column(url, "SELECT instance_id || ' ' || sync_epoch FROM instance");

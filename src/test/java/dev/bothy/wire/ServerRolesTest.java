@@ -143,7 +143,9 @@ class ServerRolesTest {
         ChildJvm.run(BothyApplication.class.getName(), Duration.ofSeconds(60), "-h");
 
     assertThat(help.exitCode()).isZero();
-    assertThat(help.output()).contains("{check,db,jobs,api,worker,all}").doesNotContain("server");
+    assertThat(help.output())
+        .contains("{check,db,jobs,tokens,api,worker,all}")
+        .doesNotContain("server");
   }
 
   static void awaitReady(ChildJvm child, int adminPort) throws Exception {

@@ -1,6 +1,7 @@
 package dev.bothy.api.http;
 
 import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -47,7 +48,9 @@ final class AppendRequestReader {
             .copy()
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
+            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+            // A key twice in one object would otherwise let the last one win silently.
+            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
     this.types = types;
     this.maxRequestBytes = maxRequestBytes;
     this.maxEvents = maxEvents;
