@@ -15,6 +15,8 @@ import java.util.Objects;
  * @param streamHeartbeat {@code api.streamHeartbeat}
  * @param maxStreams {@code api.maxStreams}
  * @param streamRetryAfter {@code api.streamRetryAfter}
+ * @param streamFrames {@code sync.tailSubscriberBuffer}: the encoded events the streams share, as
+ *     many as a live stream may lag behind the tail
  * @param tokens {@code api.tokens}
  */
 public record ApiSettings(
@@ -26,6 +28,7 @@ public record ApiSettings(
     Duration streamHeartbeat,
     int maxStreams,
     Duration streamRetryAfter,
+    int streamFrames,
     List<ApiToken> tokens) {
   /** Checks the fields. */
   public ApiSettings {
@@ -33,7 +36,11 @@ public record ApiSettings(
     Objects.requireNonNull(streamHeartbeat, "streamHeartbeat");
     Objects.requireNonNull(streamRetryAfter, "streamRetryAfter");
     tokens = List.copyOf(tokens);
-    if (maxEventsPerRequest < 1 || maxRequestBytes < 1 || maxPageSize < 1 || maxStreams < 1) {
+    if (maxEventsPerRequest < 1
+        || maxRequestBytes < 1
+        || maxPageSize < 1
+        || maxStreams < 1
+        || streamFrames < 1) {
       throw new IllegalArgumentException("the API limits are at least 1");
     }
     if (defaultPageSize < 1 || defaultPageSize > maxPageSize) {

@@ -314,6 +314,7 @@ final class Assembly {
             api.streamHeartbeat().toJavaDuration(),
             api.maxStreams(),
             api.streamRetryAfter().toJavaDuration(),
+            config.sync().tailSubscriberBuffer(),
             tokens);
     httpApi =
         new HttpApi(

@@ -47,7 +47,13 @@ public record ApiComponents(List<Object> components, EventStreams streams) {
       ApiMetrics metrics,
       Clock clock) {
     EventStreams streams =
-        new EventStreams(tail, mapper, metrics, settings.streamHeartbeat(), settings.maxStreams());
+        new EventStreams(
+            tail,
+            mapper,
+            metrics,
+            settings.streamHeartbeat(),
+            settings.maxStreams(),
+            settings.streamFrames());
     AppendRequestReader reader =
         new AppendRequestReader(
             mapper,

@@ -5,10 +5,9 @@ import dev.bothy.api.ApiMetrics;
 import dev.bothy.sync.LogTail;
 import dev.bothy.sync.TailSignal;
 import jakarta.ws.rs.core.StreamingOutput;
-import java.io.BufferedWriter;
+import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.io.OutputStreamWriter;
-import java.io.Writer;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
@@ -29,9 +28,14 @@ import org.slf4j.LoggerFactory;
  */
 public final class EventStreams {
   private static final Logger LOG = LoggerFactory.getLogger(EventStreams.class);
+  private static final byte[] HEARTBEAT = ": heartbeat\n\n".getBytes(StandardCharsets.US_ASCII);
+
+  // Frames gather here between flushes; a flush follows each drained batch.
+  private static final int WRITE_BUFFER_BYTES = 8192;
 
   private final LogTail tail;
   private final ObjectMapper mapper;
+  private final EventFrames frames;
   private final ApiMetrics metrics;
   private final Duration heartbeat;
   private final Semaphore permits;
@@ -39,9 +43,15 @@ public final class EventStreams {
   private volatile boolean closing;
 
   EventStreams(
-      LogTail tail, ObjectMapper mapper, ApiMetrics metrics, Duration heartbeat, int maxStreams) {
+      LogTail tail,
+      ObjectMapper mapper,
+      ApiMetrics metrics,
+      Duration heartbeat,
+      int maxStreams,
+      int frameRing) {
     this.tail = tail;
     this.mapper = mapper;
+    this.frames = new EventFrames(mapper, frameRing);
     this.metrics = metrics;
     this.heartbeat = heartbeat;
     this.permits = new Semaphore(maxStreams);
@@ -80,9 +90,9 @@ public final class EventStreams {
       writers.add(self);
       metrics.streamOpened();
       try (subscription;
-          Writer out = new BufferedWriter(new OutputStreamWriter(output, StandardCharsets.UTF_8))) {
+          OutputStream out = new BufferedOutputStream(output, WRITE_BUFFER_BYTES)) {
         // Sends the headers at once, so the client knows the stream is open.
-        out.write(": stream after " + afterSeq + "\n\n");
+        out.write(ascii(": stream after " + afterSeq + "\n\n"));
         out.flush();
         write(subscription, out);
       } catch (IOException e) {
@@ -98,12 +108,12 @@ public final class EventStreams {
     };
   }
 
-  private void write(LogTail.Subscription subscription, Writer out)
+  private void write(LogTail.Subscription subscription, OutputStream out)
       throws IOException, InterruptedException {
     while (!closing) {
       Optional<TailSignal> signal = subscription.poll(heartbeat);
       if (signal.isEmpty()) {
-        out.write(": heartbeat\n\n");
+        out.write(HEARTBEAT);
         out.flush();
         continue;
       }
@@ -113,26 +123,29 @@ public final class EventStreams {
       while (signal.isPresent()) {
         if (signal.get() instanceof TailSignal.Resync resync) {
           metrics.streamed(events);
-          out.write("event: resync_required\ndata: ");
           out.write(
-              mapper.writeValueAsString(
-                  Map.of("after", resync.afterSeq(), "min_retained_seq", resync.minRetainedSeq())));
-          out.write("\n\n");
+              ascii(
+                  "event: resync_required\ndata: "
+                      + mapper.writeValueAsString(
+                          Map.of(
+                              "after", resync.afterSeq(),
+                              "min_retained_seq", resync.minRetainedSeq()))
+                      + "\n\n"));
           out.flush();
           return;
         }
         TailSignal.Delivered delivered = (TailSignal.Delivered) signal.get();
-        out.write("id: " + delivered.event().seq() + "\ndata: ");
-        // One line: the JSON writer escapes line breaks inside strings, and the stored payload is
-        // jsonb text.
-        out.write(mapper.writeValueAsString(Json.EventOut.of(delivered.event())));
-        out.write("\n\n");
+        out.write(frames.frame(delivered.event()));
         events++;
         signal = subscription.poll(Duration.ZERO);
       }
       out.flush();
       metrics.streamed(events);
     }
+  }
+
+  private static byte[] ascii(String text) {
+    return text.getBytes(StandardCharsets.US_ASCII);
   }
 
   /**

@@ -6,6 +6,7 @@ import dev.bothy.kernel.Ids;
 import dev.bothy.kernel.txn.Phase;
 import dev.bothy.kernel.txn.TxKey;
 import dev.bothy.kernel.txn.UnitOfWork;
+import dev.bothy.platform.telemetry.TraceContext;
 import dev.bothy.sync.AppendReceipt;
 import dev.bothy.sync.Appender;
 import dev.bothy.sync.EventDraft;
@@ -18,6 +19,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.stream.LongStream;
 
@@ -107,6 +109,7 @@ public final class AppendService implements Appender {
     }
     // Check every draft before buffering any, so a bad one leaves the buffer as it was.
     Instant now = clock.now();
+    Optional<String> traceparent = TraceContext.currentTraceparent();
     List<PendingEvent> checked = new ArrayList<>(drafts.length);
     for (EventDraft draft : drafts) {
       EventType<?> type =
@@ -123,7 +126,8 @@ public final class AppendService implements Appender {
       AppendRules.checkSize(
           type.name(), json.getBytes(StandardCharsets.UTF_8).length, maxPayloadBytes);
       checked.add(
-          new PendingEvent(Ids.newId(), type.name(), now, draft.resource(), draft.actorId(), json));
+          new PendingEvent(
+              Ids.newId(), type.name(), now, draft.resource(), draft.actorId(), json, traceparent));
     }
     unitOfWork.computeIfAbsent(BUFFER, ArrayList::new).addAll(checked);
     return checked;

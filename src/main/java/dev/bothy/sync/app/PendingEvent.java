@@ -14,6 +14,7 @@ import java.util.UUID;
  * @param resource the resource
  * @param actorId the actor, when there is one
  * @param payloadJson the encoded payload
+ * @param traceparent the W3C trace context of the span that appended it, when one was current
  */
 public record PendingEvent(
     UUID id,
@@ -21,4 +22,5 @@ public record PendingEvent(
     Instant occurredAt,
     ResourceRef resource,
     Optional<UUID> actorId,
-    String payloadJson) {}
+    String payloadJson,
+    Optional<String> traceparent) {}

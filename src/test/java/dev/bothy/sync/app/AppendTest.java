@@ -18,6 +18,10 @@ import dev.bothy.sync.ResourceRef;
 import dev.bothy.sync.SettingsUpdated;
 import dev.bothy.testing.EventLogFixture;
 import dev.bothy.testing.PgExtension;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Scope;
+import io.opentelemetry.sdk.testing.junit5.OpenTelemetryExtension;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -41,6 +45,9 @@ import org.postgresql.PGNotification;
 
 class AppendTest {
   @RegisterExtension static final PgExtension PG = new PgExtension();
+
+  // Registers its SDK as the global OpenTelemetry, as the agent does in production.
+  @RegisterExtension static final OpenTelemetryExtension OTEL = OpenTelemetryExtension.create();
 
   private static final int MAX_PAYLOAD_BYTES = 200;
   private static final UUID ALEX = Ids.newId();
@@ -280,6 +287,34 @@ class AppendTest {
     assertThat(page.events().stream().map(e -> e.id()).toList())
         .containsExactly(
             receipts[0].ids().get(0), receipts[0].ids().get(1), receipts[1].ids().get(0));
+  }
+
+  @Test
+  void an_event_keeps_the_trace_context_of_the_span_that_appended_it() {
+    long before = log.head();
+    Tracer tracer = OTEL.getOpenTelemetry().getTracer("bothy-test");
+    Span span = tracer.spanBuilder("POST /v1/events").startSpan();
+    Scope scope = span.makeCurrent();
+    try {
+      uow.run(() -> appender.append(draft("locale"), draft("theme")));
+    } finally {
+      scope.close();
+      span.end();
+    }
+    uow.run(() -> appender.append(draft("outside")));
+
+    List<Event> events = ((ReadResult.Page) log.readAfter(before, 10)).events();
+    String expected =
+        "00-"
+            + span.getSpanContext().getTraceId()
+            + "-"
+            + span.getSpanContext().getSpanId()
+            + "-"
+            + span.getSpanContext().getTraceFlags().asHex();
+    assertThat(events).hasSize(3);
+    assertThat(events.get(0).traceparent()).contains(expected);
+    assertThat(events.get(1).traceparent()).contains(expected);
+    assertThat(events.get(2).traceparent()).as("no span, no trace context").isEmpty();
   }
 
   @Test

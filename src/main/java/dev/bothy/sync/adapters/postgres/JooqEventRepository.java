@@ -23,18 +23,19 @@ public final class JooqEventRepository implements EventRepository {
   /** Creates the store; it reaches the current transaction through {@link PgTx}. */
   public JooqEventRepository() {}
 
-  // One statement for the whole window after the counter lock: the rows travel as eight
+  // One statement for the whole window after the counter lock: the rows travel as nine
   // arrays (unnest WITH ORDINALITY numbers them), and the data-modifying CTE runs before the
   // notification, which PostgreSQL sends only on commit. jOOQ has no DSL for pg_notify, so the
   // statement is plain SQL with bind values only.
   private static final String INSERT_AND_NOTIFY =
       "with inserted as (insert into event_log (seq, id, type, occurred_at, resource_type,"
-          + " resource_id, actor_id, payload)"
+          + " resource_id, actor_id, payload, traceparent)"
           + " select ? + e.ord - 1, e.id, e.type, e.occurred_at, e.resource_type, e.resource_id,"
-          + " e.actor_id, e.payload::jsonb"
+          + " e.actor_id, e.payload::jsonb, e.traceparent"
           + " from unnest(?::uuid[], ?::text[], ?::timestamptz[], ?::text[], ?::uuid[],"
-          + " ?::uuid[], ?::text[]) with ordinality"
-          + " as e(id, type, occurred_at, resource_type, resource_id, actor_id, payload, ord)"
+          + " ?::uuid[], ?::text[], ?::text[]) with ordinality"
+          + " as e(id, type, occurred_at, resource_type, resource_id, actor_id, payload,"
+          + " traceparent, ord)"
           + " returning seq)"
           + " select pg_notify('"
           + CHANNEL
@@ -50,6 +51,7 @@ public final class JooqEventRepository implements EventRepository {
     UUID[] resourceIds = new UUID[n];
     UUID[] actors = new UUID[n];
     String[] payloads = new String[n];
+    String[] traceparents = new String[n];
     for (int i = 0; i < n; i++) {
       PendingEvent e = events.get(i);
       ids[i] = e.id();
@@ -59,6 +61,7 @@ public final class JooqEventRepository implements EventRepository {
       resourceIds[i] = e.resource().id();
       actors[i] = e.actorId().orElse(null);
       payloads[i] = e.payloadJson();
+      traceparents[i] = e.traceparent().orElse(null);
     }
     Long inserted =
         PgTx.dsl()
@@ -72,6 +75,7 @@ public final class JooqEventRepository implements EventRepository {
                 resourceIds,
                 actors,
                 payloads,
+                traceparents,
                 Long.toString(firstSeq + n - 1))
             .fetchOne(1, Long.class);
     if (inserted == null || inserted != n) {
