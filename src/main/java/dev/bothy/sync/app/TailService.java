@@ -158,11 +158,15 @@ public final class TailService implements LogTail {
         expected++;
       }
       synchronized (deliveryLock) {
-        for (Event e : events) {
-          for (Sub sub : subscribers) {
+        // Subscriber by subscriber, the whole page each: a stream's writer wakes once per page
+        // and sends it with one flush, instead of waking (and flushing) once per event.
+        for (Sub sub : subscribers) {
+          for (Event e : events) {
             sub.offer(e);
           }
-          delivered = e.seq();
+        }
+        if (!events.isEmpty()) {
+          delivered = events.get(events.size() - 1).seq();
         }
       }
       if (events.size() < batchSize) {
