@@ -75,7 +75,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import org.eclipse.jetty.util.component.LifeCycle;
-import org.glassfish.jersey.server.ServerProperties;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -331,10 +330,6 @@ final class Assembly {
             new HttpApiMetrics(environment.metrics()),
             Clock.system());
     httpApi.components().forEach(environment.jersey()::register);
-    // Jersey holds the first 8 KiB of every body to compute Content-Length and ignores flush()
-    // until then, which would hold back the event stream's headers and first events. Jetty's own
-    // output buffer still sets Content-Length on bodies it sees whole.
-    environment.jersey().property(ServerProperties.OUTBOUND_CONTENT_LENGTH_BUFFER, 0);
     environment
         .lifecycle()
         .addEventListener(

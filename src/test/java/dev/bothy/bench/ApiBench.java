@@ -1,20 +1,14 @@
 package dev.bothy.bench;
 
 import dev.bothy.api.domain.TokenHash;
-import dev.bothy.instance.adapters.postgres.JooqInstanceRepository;
-import dev.bothy.instance.app.InstanceService;
 import dev.bothy.kernel.Ids;
 import dev.bothy.kernel.txn.UnitOfWork;
 import dev.bothy.platform.pg.EmbeddedPostgresServer;
-import dev.bothy.platform.pg.HookRegistry;
-import dev.bothy.platform.pg.Migrator;
-import dev.bothy.platform.pg.PgUnitOfWork;
-import dev.bothy.platform.pg.Sleeper;
-import dev.bothy.platform.pg.TxSettings;
 import dev.bothy.sync.AppendReceipt;
 import dev.bothy.sync.Appender;
 import dev.bothy.sync.EventDraft;
 import dev.bothy.testing.EventLogFixture;
+import dev.bothy.testing.PgExtension;
 import dev.bothy.wire.BenchApp;
 import java.io.IOException;
 import java.io.InputStream;
@@ -35,7 +29,6 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -221,21 +214,7 @@ public final class ApiBench {
    * after the changesets) and the partitions every event of the run needs, plus two spare ones.
    */
   private static void prepare(EmbeddedPostgresServer server, long events) throws Exception {
-    new InstanceService(
-            new PgUnitOfWork(
-                server.superuserDataSource(),
-                new TxSettings(
-                    Duration.ofSeconds(30),
-                    Duration.ofSeconds(5),
-                    Duration.ofSeconds(30),
-                    1,
-                    Duration.ofMillis(1),
-                    Duration.ofMillis(1)),
-                new HookRegistry(),
-                Sleeper.system(),
-                new Random()),
-            new JooqInstanceRepository())
-        .recordMigration(Migrator.SCHEMA_VERSION, Migrator.MIN_SERVER_VERSION);
+    PgExtension.recordInstance(server.superuserDataSource());
     try (Connection c = server.superuserDataSource().getConnection();
         Statement st = c.createStatement()) {
       // The changelog's first partition holds 1 to 1,000,000.

@@ -154,10 +154,16 @@ public final class PgExtension implements BeforeAllCallback, AfterAllCallback {
    * that removed or changed it).
    */
   public void recordMigration() {
-    record(owner);
+    recordInstance(owner);
   }
 
-  private static void record(DataSource dataSource) {
+  /**
+   * Writes the instance record of the current schema version, as {@code db migrate} does after the
+   * changesets, so a role's start check finds it.
+   *
+   * @param dataSource a data source of the migrated database with the rights of its owner
+   */
+  public static void recordInstance(DataSource dataSource) {
     new InstanceService(
             new PgUnitOfWork(
                 dataSource,
@@ -228,7 +234,7 @@ public final class PgExtension implements BeforeAllCallback, AfterAllCallback {
         DataSource template = s.dataSource(s.template, null);
         Migrator.migrate(template);
         // As db migrate does after the changesets: the instance record of this schema.
-        record(template);
+        recordInstance(template);
         Runtime.getRuntime()
             .addShutdownHook(
                 new Thread(

@@ -111,6 +111,9 @@ class ApiTest {
         app.post(body(settings("a"), settings("b"), settings("c")), ApiApp.ALEX, Map.of());
 
     assertThat(created.statusCode()).isEqualTo(201);
+    // A plain response goes out whole, with its length; only event streams are sent as flushed.
+    assertThat(created.headers().firstValueAsLong("Content-Length"))
+        .hasValue(created.body().getBytes(java.nio.charset.StandardCharsets.UTF_8).length);
     JsonNode events = json(created).get("events");
     assertThat(events).hasSize(3);
     for (int i = 0; i < 3; i++) {

@@ -66,6 +66,7 @@ public record ApiComponents(List<Object> components, EventStreams streams) {
             new ProblemMapper(mapper),
             new TokenFilter(settings.tokens()),
             new MetricsFilter(metrics),
+            new StreamFlushInterceptor(),
             new EventsResource(
                 appendEvents,
                 log,

@@ -77,7 +77,7 @@ public final class EventStreams {
    * @param afterSeq the last number the client has
    * @return the body writer; it gives the place back when it ends
    */
-  StreamingOutput open(long afterSeq) {
+  EventStream open(long afterSeq) {
     LogTail.Subscription subscription;
     try {
       subscription = tail.subscribe(afterSeq);
@@ -85,27 +85,28 @@ public final class EventStreams {
       permits.release();
       throw e;
     }
-    return output -> {
-      Thread self = Thread.currentThread();
-      writers.add(self);
-      metrics.streamOpened();
-      try (subscription;
-          OutputStream out = new BufferedOutputStream(output, WRITE_BUFFER_BYTES)) {
-        // Sends the headers at once, so the client knows the stream is open.
-        out.write(ascii(": stream after " + afterSeq + "\n\n"));
-        out.flush();
-        write(subscription, out);
-      } catch (IOException e) {
-        // The client went away: nothing to answer.
-        LOG.debug("event stream ended by the client: after={}", afterSeq);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      } finally {
-        writers.remove(self);
-        permits.release();
-        metrics.streamClosed();
-      }
-    };
+    return new EventStream(
+        output -> {
+          Thread self = Thread.currentThread();
+          writers.add(self);
+          metrics.streamOpened();
+          try (subscription;
+              OutputStream out = new BufferedOutputStream(output, WRITE_BUFFER_BYTES)) {
+            // Sends the headers at once, so the client knows the stream is open.
+            out.write(ascii(": stream after " + afterSeq + "\n\n"));
+            out.flush();
+            write(subscription, out);
+          } catch (IOException e) {
+            // The client went away: nothing to answer.
+            LOG.debug("event stream ended by the client: after={}", afterSeq);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          } finally {
+            writers.remove(self);
+            permits.release();
+            metrics.streamClosed();
+          }
+        });
   }
 
   private void write(LogTail.Subscription subscription, OutputStream out)
@@ -146,6 +147,23 @@ public final class EventStreams {
 
   private static byte[] ascii(String text) {
     return text.getBytes(StandardCharsets.US_ASCII);
+  }
+
+  /**
+   * The body of one event stream: {@link StreamFlushInterceptor} recognises it and lets its flushes
+   * through to the client.
+   */
+  static final class EventStream implements StreamingOutput {
+    private final StreamingOutput body;
+
+    private EventStream(StreamingOutput body) {
+      this.body = body;
+    }
+
+    @Override
+    public void write(OutputStream output) throws IOException {
+      body.write(output);
+    }
   }
 
   /**

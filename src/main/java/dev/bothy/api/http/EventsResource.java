@@ -121,7 +121,9 @@ public final class EventsResource {
           String idempotencyKey,
       @Parameter(hidden = true) @HeaderParam("Content-Length") String contentLength,
       @Parameter(hidden = true) InputStream body,
-      @Parameter(hidden = true) @Context SecurityContext security) {
+      // No swagger annotation here: Jersey hashes a context parameter's annotations on every
+      // request, and OpenAPI skips context parameters anyway.
+      @Context SecurityContext security) {
     Optional<String> key = Optional.ofNullable(idempotencyKey);
     if (key.isPresent() && !IDEMPOTENCY_KEY.matcher(key.get()).matches()) {
       throw ApiProblem.of(
