@@ -371,11 +371,10 @@ public final class ApiBench {
         }
       }
     } finally {
-      // Ends the clients still reading; the others closed their connections themselves.
+      // Asks the clients still reading to end at their next read (a heartbeat comes every
+      // api.streamHeartbeat); disconnect() from here would wait for the lock a blocked read holds.
       for (StreamClient client : clients) {
-        if (client.outcome == null) {
-          client.connection.disconnect();
-        }
+        client.stopped = true;
       }
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
       for (Thread thread : threads) {
@@ -575,6 +574,7 @@ public final class ApiBench {
     private final CountDownLatch finished;
     private volatile int count;
     private volatile Outcome outcome;
+    private volatile boolean stopped;
     private volatile String detail = "";
 
     StreamClient(HttpURLConnection connection, long base, int total, CountDownLatch finished) {
@@ -600,6 +600,10 @@ public final class ApiBench {
         int n;
         while (expected <= last && (n = in.read(buffer)) > 0) {
           long now = System.nanoTime();
+          if (stopped) {
+            end(Outcome.ERROR, "stopped after id " + (expected - 1));
+            return;
+          }
           for (int i = 0; i < n && expected <= last; i++) {
             byte b = buffer[i];
             if (b != '\n') {
