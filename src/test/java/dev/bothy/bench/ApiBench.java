@@ -57,6 +57,7 @@ import java.util.concurrent.locks.LockSupport;
 public final class ApiBench {
   private static final int[] EVENTS_PER_REQUEST = {100, 1};
   private static final int[] CLIENTS = {8, 32};
+  private static final int WARMUP_STREAM_SECONDS = 5;
   private static final String ALEX = "alex-bench-token-5d2c8e1a7f3b";
   private static final String SAM = "sam-bench-token-9a4e6c0b2d8f";
   private static final UUID USER = Ids.newId();
@@ -114,7 +115,7 @@ public final class ApiBench {
       try {
         for (int run = 0; run <= runs; run++) {
           if (run == 0) {
-            System.err.println("api: warm-up of every variant, not recorded");
+            System.err.println("api: warm-up of every variant and a short stream, not recorded");
           } else {
             System.err.printf("api: run %d of %d%n", run, runs);
           }
@@ -129,8 +130,15 @@ public final class ApiBench {
               }
             }
           }
+          // The warm-up pass streams too, shorter and not recorded: the first stream phase of a
+          // JVM otherwise measures the compiler more than the server.
+          StreamRun stream =
+              stream(
+                  app,
+                  run,
+                  run == 0 ? Math.min(WARMUP_STREAM_SECONDS, streamSeconds) : streamSeconds);
           if (run > 0) {
-            streams.add(stream(app, run, streamSeconds));
+            streams.add(stream);
           }
         }
       } finally {
