@@ -251,12 +251,17 @@ class JobRuntimeTest {
     started();
     UUID probe = Ids.newId();
     UUID id = insert(new ProbeArgs(probe, 4));
-    for (int attempt = 1; attempt <= 3; attempt++) {
+    // The clock moves only once an attempt's failure is stored: moved earlier, the retry would
+    // be scheduled from the moved clock and never come due.
+    for (int attempt = 1; attempt <= 2; attempt++) {
       int a = attempt;
-      await("attempt " + a + " ran", () -> runs.containsKey(probe) && runs.get(probe).get() == a);
+      await(
+          "attempt " + a + " failed",
+          () -> jobs.admin.show(id).attempt() == a && state(id) == JobState.RETRYABLE);
       clock.advance(Duration.ofMinutes(1));
     }
     await("discarded", () -> state(id) == JobState.DISCARDED);
+    assertThat(runs.get(probe).get()).isEqualTo(3);
     JobView dead = jobs.admin.show(id);
     assertThat(dead.attempt()).isEqualTo(3);
     assertThat(dead.errors()).hasSize(3);
@@ -265,7 +270,9 @@ class JobRuntimeTest {
     JobView retried = jobs.admin.retry(id);
     assertThat(retried.state()).isEqualTo(JobState.AVAILABLE);
     assertThat(retried.attempt()).isZero();
-    await("worked again", () -> runs.get(probe).get() == 4);
+    await(
+        "worked again and failed",
+        () -> runs.get(probe).get() == 4 && state(id) == JobState.RETRYABLE);
     clock.advance(Duration.ofMinutes(1));
     await("completed after the retry", () -> state(id) == JobState.COMPLETED);
     assertThat(jobs.admin.show(id).errors()).hasSize(4);
