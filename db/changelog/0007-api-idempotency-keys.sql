@@ -17,5 +17,6 @@ CREATE INDEX api_idempotency_keys_created_at ON api_idempotency_keys (created_at
 
 ALTER TABLE api_idempotency_keys OWNER TO bothy_owner;
 REVOKE ALL ON api_idempotency_keys FROM PUBLIC;
--- No UPDATE: a stored response never changes. DELETE is for the cleaner job only.
+-- No UPDATE: a stored response never changes. DELETE is for the cleaner job and for a key
+-- that expired and is used again.
 GRANT SELECT, INSERT, DELETE ON api_idempotency_keys TO bothy_app;

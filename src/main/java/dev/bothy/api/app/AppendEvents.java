@@ -74,7 +74,8 @@ public final class AppendEvents {
    *
    * @param tokenName the authenticated token's name; keys are per token
    * @param idempotencyKey the {@code Idempotency-Key}, when sent
-   * @param requestSha256 the SHA-256 of the request body
+   * @param requestSha256 the SHA-256 of the request body; may be empty without an idempotency key,
+   *     since only a key's row keeps it
    * @param drafts the events, in order
    * @param render renders the response body from the committed events' ids and numbers
    */

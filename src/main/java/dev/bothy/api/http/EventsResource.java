@@ -34,6 +34,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 /**
@@ -142,7 +143,8 @@ public final class EventsResource {
             new AppendEvents.Command(
                 security.getUserPrincipal().getName(),
                 key,
-                TokenHash.sha256(bytes),
+                // Only a keyed request's row keeps the body's hash.
+                key.isPresent() ? TokenHash.sha256(bytes) : new byte[0],
                 reader.drafts(bytes),
                 this::render));
     if (answer instanceof AppendEvents.Answer.KeyConflict) {
@@ -325,29 +327,38 @@ public final class EventsResource {
   }
 
   private static long seq(String text, String parameter) {
+    return number(
+        text,
+        () ->
+            ApiProblem.of(
+                    ProblemType.INVALID_REQUEST, parameter + " must be a number from 0 upwards.")
+                .with("parameter", parameter),
+        () ->
+            ApiProblem.of(ProblemType.INVALID_REQUEST, parameter + " is too large.")
+                .with("parameter", parameter));
+  }
+
+  private static long seqHeader(String text) {
+    return number(
+        text.strip(),
+        () ->
+            ApiProblem.of(ProblemType.INVALID_REQUEST, "Last-Event-ID must be the seq of an event.")
+                .with("header", "Last-Event-ID"),
+        () ->
+            ApiProblem.of(ProblemType.INVALID_REQUEST, "Last-Event-ID is too large.")
+                .with("header", "Last-Event-ID"));
+  }
+
+  /** A number from 0 upwards, or the problem for text that is not one or one too large. */
+  private static long number(
+      String text, Supplier<ApiProblem> notANumber, Supplier<ApiProblem> tooLarge) {
     if (!DIGITS.matcher(text).matches()) {
-      throw ApiProblem.of(
-              ProblemType.INVALID_REQUEST, parameter + " must be a number from 0 upwards.")
-          .with("parameter", parameter);
+      throw notANumber.get();
     }
     try {
       return Long.parseLong(text);
     } catch (NumberFormatException e) {
-      throw ApiProblem.of(ProblemType.INVALID_REQUEST, parameter + " is too large.")
-          .with("parameter", parameter);
-    }
-  }
-
-  private static long seqHeader(String text) {
-    if (!DIGITS.matcher(text.strip()).matches()) {
-      throw ApiProblem.of(ProblemType.INVALID_REQUEST, "Last-Event-ID must be the seq of an event.")
-          .with("header", "Last-Event-ID");
-    }
-    try {
-      return Long.parseLong(text.strip());
-    } catch (NumberFormatException e) {
-      throw ApiProblem.of(ProblemType.INVALID_REQUEST, "Last-Event-ID is too large.")
-          .with("header", "Last-Event-ID");
+      throw tooLarge.get();
     }
   }
 
