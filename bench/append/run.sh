@@ -4,14 +4,14 @@
 # pgbench running the same SQL (the counter-row ceiling) and pgbench inserting into a
 # bigserial table (the unserialized limit), all on the same embedded PostgreSQL 18.
 #
-# Prints "variant<TAB>sample_seconds" rows on stdout (BENCH_UNITS units with 1 event, a tenth
+# Prints "variant<TAB>sample_seconds" rows on stdout (BENCH_UNITS units with 1 event, a fifth
 # of that with 100) and the comparison table on stderr. Runs through bench/run.sh append [runs];
 # needs the test classes and pgbench (Debian package postgresql-client).
 set -euo pipefail
 
 runs="${1:-${BENCH_RUNS:-5}}"
 root="${BENCH_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
-units="${BENCH_UNITS:-3200}"
+units="${BENCH_UNITS:-8000}"
 
 [[ "$runs" =~ ^[1-9][0-9]*$ ]] || { echo "append: runs must be a positive integer" >&2; exit 2; }
 command -v pgbench >/dev/null || { echo "append: pgbench is required (apt-get install postgresql-client)" >&2; exit 1; }

@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.regex.Pattern;
 
 /**
@@ -30,8 +31,14 @@ import java.util.regex.Pattern;
  * comparison table on stderr.
  */
 public final class AppendBench {
-  private static final int[] WRITERS = {1, 8, 32};
-  private static final int[] EVENTS_PER_UNIT = {1, 100};
+  private static final int[] WRITERS = BenchSupport.ints("bench.writers", 1, 8, 32);
+  private static final int[] EVENTS_PER_UNIT = BenchSupport.ints("bench.events", 1, 100);
+  private static final List<String> VARIANTS =
+      List.of(System.getProperty("bench.variants", "pgbench,generated,bigserial,bothy").split(","));
+
+  /** Units each writer runs before the timing starts: one more than pgjdbc's prepareThreshold. */
+  private static final int WARM_UNITS = 6;
+
   private static final Pattern TPS =
       Pattern.compile("tps = ([0-9.]+) \\(without initial connection time\\)");
   private static final String TIMEOUTS =
@@ -44,12 +51,12 @@ public final class AppendBench {
   /**
    * Runs the benchmark.
    *
-   * @param args samples per variant, units per sample with 1 event (a tenth with 100)
+   * @param args samples per variant, units per sample with 1 event (a fifth of it with 100)
    * @throws Exception when the server, pgbench or a unit fails
    */
   public static void main(String[] args) throws Exception {
     int runs = args.length > 0 ? Integer.parseInt(args[0]) : 5;
-    int units = args.length > 1 ? Integer.parseInt(args[1]) : 3200;
+    int units = args.length > 1 ? Integer.parseInt(args[1]) : 8000;
     Path dir = Files.createTempDirectory("bothy-bench-append");
     Map<String, List<Double>> samples = new LinkedHashMap<>();
     try (EmbeddedPostgresServer server =
@@ -57,25 +64,58 @@ public final class AppendBench {
             dir.resolve("data"), 0, Duration.ofSeconds(60), Duration.ZERO)) {
       BenchSupport.migrate(server);
       prepare(server);
+      // One untimed round of Bothy's cells first: the JIT compiles the append path while it
+      // runs, and a sample taken during that would measure the compiler, not the path.
+      System.err.println("append: warming up (not recorded)");
+      for (int n : EVENTS_PER_UNIT) {
+        int count = unitsPerSample(n, units);
+        for (int writers : WRITERS) {
+          bothy(server, n, writers, count);
+        }
+      }
       for (int run = 1; run <= runs; run++) {
         System.err.printf("append: run %d of %d%n", run, runs);
         for (int n : EVENTS_PER_UNIT) {
-          int count = n == 1 ? units : Math.max(32, units / 10);
+          int count = unitsPerSample(n, units);
           for (int writers : WRITERS) {
             String suffix = "-" + n + "ev-" + writers + "w";
-            BenchSupport.record(
-                samples,
-                "pgbench" + suffix,
-                BenchSupport.pgbench(server, dir, ceiling(n), writers, count));
-            BenchSupport.record(
-                samples,
-                "generated" + suffix,
-                BenchSupport.pgbench(server, dir, generatedCeiling(n), writers, count));
-            BenchSupport.record(
-                samples,
-                "bigserial" + suffix,
-                BenchSupport.pgbench(server, dir, bigserial(n), writers, count));
-            BenchSupport.record(samples, "bothy" + suffix, bothy(server, n, writers, count));
+            if (VARIANTS.contains("pgbench")) {
+              long[] before = BenchSupport.cpuNanos(dir.resolve("data"));
+              BenchSupport.record(
+                  samples,
+                  "pgbench" + suffix,
+                  BenchSupport.pgbench(server, dir, ceiling(n), writers, count));
+              Thread.sleep(200);
+              long[] after = BenchSupport.cpuNanos(dir.resolve("data"));
+              System.err.printf(
+                  "append: pgbench%s cpu per unit: pgbench %.0f us, server %.0f us%n",
+                  suffix,
+                  (after[2] - before[2]) / 1e3 / count,
+                  (after[1] - before[1]) / 1e3 / count);
+            }
+            if (VARIANTS.contains("generated")) {
+              BenchSupport.record(
+                  samples,
+                  "generated" + suffix,
+                  BenchSupport.pgbench(server, dir, generatedCeiling(n), writers, count));
+            }
+            if (VARIANTS.contains("bigserial")) {
+              BenchSupport.record(
+                  samples,
+                  "bigserial" + suffix,
+                  BenchSupport.pgbench(server, dir, bigserial(n), writers, count));
+            }
+            if (VARIANTS.contains("bothy")) {
+              long[] before = BenchSupport.cpuNanos(dir.resolve("data"));
+              BenchSupport.record(samples, "bothy" + suffix, bothy(server, n, writers, count));
+              Thread.sleep(200);
+              long[] after = BenchSupport.cpuNanos(dir.resolve("data"));
+              System.err.printf(
+                  "append: bothy%s cpu per unit: jvm %.0f us, server %.0f us%n",
+                  suffix,
+                  (after[0] - before[0]) / 1e3 / count,
+                  (after[1] - before[1]) / 1e3 / count);
+            }
           }
         }
       }
@@ -89,19 +129,27 @@ public final class AppendBench {
             + " | Bothy / generated rows | Bothy / bigserial |");
     System.err.println("|---|---|---|---|---|---|---|---|---|---|");
     for (int n : EVENTS_PER_UNIT) {
-      int count = n == 1 ? units : Math.max(32, units / 10);
+      int count = unitsPerSample(n, units);
       for (int writers : WRITERS) {
         String suffix = "-" + n + "ev-" + writers + "w";
         int done = count / writers * writers;
-        double pg = done / BenchSupport.median(samples.get("pgbench" + suffix));
-        double gen = done / BenchSupport.median(samples.get("generated" + suffix));
-        double big = done / BenchSupport.median(samples.get("bigserial" + suffix));
-        double bothy = done / BenchSupport.median(samples.get("bothy" + suffix));
+        double pg = BenchSupport.rate(samples, "pgbench" + suffix, done);
+        double gen = BenchSupport.rate(samples, "generated" + suffix, done);
+        double big = BenchSupport.rate(samples, "bigserial" + suffix, done);
+        double bothy = BenchSupport.rate(samples, "bothy" + suffix, done);
         System.err.printf(
             "| %d | %d | %.0f | %.0f | %.0f | %.0f | %.0f | %.2f | %.2f | %.2f |%n",
             n, writers, pg, gen, big, bothy, bothy * n, bothy / pg, bothy / gen, bothy / big);
       }
     }
+  }
+
+  /**
+   * Units per sample: all of them with 1 event per unit, a fifth with 100, so a sample at 32
+   * writers still gives every connection dozens of units and lasts seconds, not a fraction of one.
+   */
+  private static int unitsPerSample(int eventsPerUnit, int units) {
+    return eventsPerUnit == 1 ? units : Math.max(32, units / 5);
   }
 
   private static void prepare(EmbeddedPostgresServer server) throws Exception {
@@ -232,21 +280,35 @@ public final class AppendBench {
 
   private static double bothy(EmbeddedPostgresServer server, int n, int writers, int units)
       throws Exception {
+    LongAdder lockHeldNanos = new LongAdder();
+    LongAdder lockHeldUnits = new LongAdder();
     try (HikariDataSource pool = BenchSupport.pool(server, writers)) {
       EventLogFixture log =
           new EventLogFixture(
               pool,
               dev.bothy.kernel.Clock.system(),
               64 * 1024,
-              (events, nanos) -> {},
+              (events, nanos) -> {
+                lockHeldNanos.add(nanos);
+                lockHeldUnits.increment();
+              },
               Integer.getInteger(
                   "bench.maxConcurrentAppends", SyncConfig.DEFAULT_MAX_CONCURRENT_APPENDS));
       EventDraft[] drafts = EventLogFixture.drafts(Ids.newId(), n);
-      for (int i = 0; i < writers; i++) {
-        log.uow.run(() -> log.appender.append(drafts));
-      }
-      return BenchSupport.writers(
-          writers, units, () -> log.uow.run(() -> log.appender.append(drafts)));
+      // Every connection of the pool, warmed on its own writer's thread past the driver's
+      // prepareThreshold, so the timed units run on server-prepared statements as a service
+      // that has been up for a while does.
+      BenchSupport.writers(
+          writers, writers * WARM_UNITS, () -> log.uow.run(() -> log.appender.append(drafts)));
+      lockHeldNanos.reset();
+      lockHeldUnits.reset();
+      double seconds =
+          BenchSupport.writers(
+              writers, units, () -> log.uow.run(() -> log.appender.append(drafts)));
+      System.err.printf(
+          "append: bothy-%dev-%dw event_seq lock held per unit: %.0f us (mean)%n",
+          n, writers, lockHeldNanos.sum() / 1e3 / Math.max(1, lockHeldUnits.sum()));
+      return seconds;
     }
   }
 }

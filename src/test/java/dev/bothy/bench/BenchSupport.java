@@ -120,6 +120,74 @@ final class BenchSupport {
     System.out.flush();
   }
 
+  /**
+   * Units per second from the median sample of a variant, or NaN when the variant did not run (left
+   * out through {@code bench.variants}).
+   */
+  static double rate(Map<String, List<Double>> samples, String variant, int units) {
+    List<Double> values = samples.get(variant);
+    return values == null ? Double.NaN : units / median(values);
+  }
+
+  /**
+   * A comma-separated list of positive integers from a system property, for running part of a
+   * benchmark while looking into one cell ({@code -Dbench.writers=8,32}); the defaults otherwise.
+   */
+  static int[] ints(String property, int... defaults) {
+    String value = System.getProperty(property);
+    if (value == null || value.isBlank()) {
+      return defaults;
+    }
+    return java.util.Arrays.stream(value.split(","))
+        .mapToInt(v -> Integer.parseInt(v.trim()))
+        .toArray();
+  }
+
+  /**
+   * CPU time so far, in nanoseconds, of this JVM and of the PostgreSQL server whose data directory
+   * is given (the postmaster with its reaped children, plus its live children), from /proc; the
+   * server's figure is -1 where /proc cannot be read. For telling where a variant spends the two
+   * cores, printed beside the samples.
+   */
+  static long[] cpuNanos(Path data) {
+    long jvm =
+        ((com.sun.management.OperatingSystemMXBean)
+                java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+            .getProcessCpuTime();
+    try {
+      String postmaster = Files.readAllLines(data.resolve("postmaster.pid")).get(0).trim();
+      long ticks = 0;
+      try (var procs = Files.list(Path.of("/proc"))) {
+        for (Path proc : (Iterable<Path>) procs::iterator) {
+          String name = proc.getFileName().toString();
+          if (!name.chars().allMatch(Character::isDigit)) {
+            continue;
+          }
+          String[] f;
+          try {
+            String stat = Files.readString(proc.resolve("stat"));
+            f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+          } catch (IOException gone) {
+            continue;
+          }
+          // Fields after the name: state(0) ppid(1) ... utime(11) stime(12) cutime(13) cstime(14).
+          if (name.equals(postmaster)) {
+            ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]);
+            ticks += Long.parseLong(f[13]) + Long.parseLong(f[14]);
+          } else if (f[1].equals(postmaster)) {
+            ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]);
+          }
+        }
+      }
+      String self = Files.readString(Path.of("/proc/self/stat"));
+      String[] own = self.substring(self.lastIndexOf(')') + 2).split(" ");
+      long children = Long.parseLong(own[13]) + Long.parseLong(own[14]);
+      return new long[] {jvm, ticks * 10_000_000L, children * 10_000_000L};
+    } catch (IOException | RuntimeException e) {
+      return new long[] {jvm, -1, -1};
+    }
+  }
+
   static double median(List<Double> values) {
     List<Double> sorted = new ArrayList<>(values);
     sorted.sort(null);

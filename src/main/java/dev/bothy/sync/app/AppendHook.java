@@ -16,10 +16,10 @@ import java.util.concurrent.TimeUnit;
  * event_seq} counter and writes them, as the last writes before commit.
  *
  * <p>The counter's row lock is held from {@link Counters#advance} until the commit, so numbers
- * follow commit order. After it the hook sends one statement, the insert with the {@code
- * pg_notify}, then the unit commits: that window is the serialization point of the whole system
- * (DESIGN.md section 11), and {@code bothy_event_log_seq_lock_held} measures it. A unit with no
- * events takes no lock.
+ * follow commit order. The rows are encoded before the hook waits for its turn; after the lock it
+ * sends one statement, the insert with the {@code pg_notify}, then the unit commits: that window is
+ * the serialization point of the whole system (DESIGN.md section 11), and {@code
+ * bothy_event_log_seq_lock_held} measures it. A unit with no events takes no lock.
  */
 public final class AppendHook implements PhaseHook {
   /** The hook's registration name. */
@@ -66,11 +66,13 @@ public final class AppendHook implements PhaseHook {
       return;
     }
     int n = buffer.size();
+    // Encoded before the turn and the lock: only sending and storing the rows is serialized.
+    EventRepository.PreparedInsert insert = repository.prepareInsert(buffer);
     acquireTurn();
     long last = counters.advance(CounterName.EVENT_SEQ, n);
     // Timed from the moment the lock is ours, so waiting for the row is not counted as holding.
     long locked = System.nanoTime();
-    repository.insertAndNotify(last - n + 1, buffer);
+    insert.insertAndNotify(last - n + 1);
     unitOfWork
         .get(AppendService.NUMBERING)
         .ifPresent(numbering -> numbering.numberedFrom(last - n + 1));

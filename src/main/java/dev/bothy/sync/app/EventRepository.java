@@ -7,13 +7,24 @@ import java.util.List;
 public interface EventRepository {
 
   /**
-   * Inserts numbered events and queues the {@code event_log} notification, which PostgreSQL
-   * delivers only when the unit commits.
+   * Encodes events for storage without touching the database, so the appender can do it before it
+   * takes the {@code event_seq} lock and hold the lock only for the insert itself.
    *
-   * @param firstSeq the number of the first event; the others follow without a gap
-   * @param events the events, in number order
+   * @param events the events, in the order they will be numbered
+   * @return the insert, ready for its first number
    */
-  void insertAndNotify(long firstSeq, List<PendingEvent> events);
+  PreparedInsert prepareInsert(List<PendingEvent> events);
+
+  /** Events encoded by {@link #prepareInsert}, waiting for their numbers. */
+  interface PreparedInsert {
+    /**
+     * Inserts the events numbered from {@code firstSeq} and queues the {@code event_log}
+     * notification, which PostgreSQL delivers only when the unit commits.
+     *
+     * @param firstSeq the number of the first event; the others follow without a gap
+     */
+    void insertAndNotify(long firstSeq);
+  }
 
   /**
    * Returns the highest number.

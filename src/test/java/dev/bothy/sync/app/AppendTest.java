@@ -3,10 +3,12 @@ package dev.bothy.sync.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.bothy.kernel.BothyException;
 import dev.bothy.kernel.Clock;
 import dev.bothy.kernel.ErrorKind;
 import dev.bothy.kernel.Ids;
+import dev.bothy.kernel.SettableClock;
 import dev.bothy.kernel.txn.Phase;
 import dev.bothy.kernel.txn.TxKey;
 import dev.bothy.platform.pg.HookRegistry;
@@ -18,6 +20,7 @@ import dev.bothy.sync.ResourceRef;
 import dev.bothy.sync.SettingsUpdated;
 import dev.bothy.testing.EventLogFixture;
 import dev.bothy.testing.PgExtension;
+import io.dropwizard.jackson.Jackson;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Scope;
@@ -26,6 +29,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -287,6 +291,52 @@ class AppendTest {
     assertThat(page.events().stream().map(e -> e.id()).toList())
         .containsExactly(
             receipts[0].ids().get(0), receipts[0].ids().get(1), receipts[1].ids().get(0));
+  }
+
+  @Test
+  void every_field_is_stored_as_appended_whatever_the_payload_strings_hold() throws Exception {
+    Instant at = Instant.parse("2026-12-02T03:04:05.123456Z");
+    EventLogFixture fixed =
+        new EventLogFixture(
+            PG.app(), new SettableClock(at), MAX_PAYLOAD_BYTES, (n, nanos) -> {}, 2);
+    List<List<String>> keys =
+        List.of(
+            List.of("", "NULL", "null", " spaced "),
+            List.of("a,b", "{braces}", "quote \" inside"),
+            List.of("back\\slash", "\\\"", "ends with \\"),
+            List.of("tab\tnew\nline", "unicode \u00e9\u4e2d\ud83d\ude00"));
+    UUID robin = Ids.newId();
+    long before = log.head();
+    List<UUID> ids =
+        fixed.uow.run(
+            () ->
+                fixed.appender.append(
+                    keys.stream()
+                        .map(
+                            k ->
+                                new EventDraft(
+                                    "settings.updated",
+                                    new ResourceRef("user", robin),
+                                    k.size() % 2 == 0 ? Optional.of(ALEX) : Optional.empty(),
+                                    new SettingsUpdated(k)))
+                        .toArray(EventDraft[]::new)));
+
+    List<Event> events = ((ReadResult.Page) log.readAfter(before, 10)).events();
+    assertThat(events).hasSize(keys.size());
+    ObjectMapper json = Jackson.newObjectMapper();
+    for (int i = 0; i < keys.size(); i++) {
+      Event event = events.get(i);
+      assertThat(event.seq()).isEqualTo(before + 1 + i);
+      assertThat(event.id()).isEqualTo(ids.get(i));
+      assertThat(event.type()).isEqualTo("settings.updated");
+      assertThat(event.occurredAt()).isEqualTo(at);
+      assertThat(event.resource()).isEqualTo(new ResourceRef("user", robin));
+      assertThat(event.actorId())
+          .isEqualTo(keys.get(i).size() % 2 == 0 ? Optional.of(ALEX) : Optional.empty());
+      assertThat(json.readValue(event.payload(), SettingsUpdated.class).changedKeys())
+          .containsExactlyElementsOf(keys.get(i));
+      assertThat(event.traceparent()).isEmpty();
+    }
   }
 
   @Test

@@ -315,7 +315,7 @@ class ConsumerRunnerTest {
 
   private static final class NoEvents implements EventRepository {
     @Override
-    public void insertAndNotify(long firstSeq, List<PendingEvent> events) {
+    public PreparedInsert prepareInsert(List<PendingEvent> events) {
       throw new AssertionError();
     }
 
