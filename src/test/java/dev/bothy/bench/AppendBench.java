@@ -5,6 +5,7 @@ import dev.bothy.kernel.Ids;
 import dev.bothy.platform.pg.EmbeddedPostgresServer;
 import dev.bothy.sync.EventDraft;
 import dev.bothy.testing.EventLogFixture;
+import dev.bothy.wire.config.DatabaseConfig;
 import dev.bothy.wire.config.SyncConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,12 +14,12 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.regex.Pattern;
 
 /**
  * The append benchmark ({@code bench/run.sh append}): committed units per second at 1, 8 and 32
@@ -34,13 +35,11 @@ public final class AppendBench {
   private static final int[] WRITERS = BenchSupport.ints("bench.writers", 1, 8, 32);
   private static final int[] EVENTS_PER_UNIT = BenchSupport.ints("bench.events", 1, 100);
   private static final List<String> VARIANTS =
-      List.of(System.getProperty("bench.variants", "pgbench,generated,bigserial,bothy").split(","));
+      List.of(
+          System.getProperty("bench.variants", "pgbench,generated,bigserial,bothy,perwriter")
+              .split(","));
 
-  /** Units each writer runs before the timing starts: one more than pgjdbc's prepareThreshold. */
-  private static final int WARM_UNITS = 6;
-
-  private static final Pattern TPS =
-      Pattern.compile("tps = ([0-9.]+) \\(without initial connection time\\)");
+  private static final Map<Integer, HikariDataSource> POOLS = new HashMap<>();
   private static final String TIMEOUTS =
       "SELECT set_config('statement_timeout', '30000ms', true),"
           + " set_config('lock_timeout', '5000ms', true),"
@@ -70,7 +69,10 @@ public final class AppendBench {
       for (int n : EVENTS_PER_UNIT) {
         int count = unitsPerSample(n, units);
         for (int writers : WRITERS) {
-          bothy(server, n, writers, count);
+          bothy(server, n, writers, DatabaseConfig.DEFAULT_MAX_POOL_SIZE, count);
+          if (VARIANTS.contains("perwriter")) {
+            bothy(server, n, writers, writers, count);
+          }
         }
       }
       for (int run = 1; run <= runs; run++) {
@@ -79,35 +81,24 @@ public final class AppendBench {
           int count = unitsPerSample(n, units);
           for (int writers : WRITERS) {
             String suffix = "-" + n + "ev-" + writers + "w";
+            int done = count / writers * writers;
             if (VARIANTS.contains("pgbench")) {
-              long[] before = BenchSupport.cpuNanos(dir.resolve("data"));
-              BenchSupport.record(
-                  samples,
-                  "pgbench" + suffix,
-                  BenchSupport.pgbench(server, dir, ceiling(n), writers, count));
-              Thread.sleep(200);
-              long[] after = BenchSupport.cpuNanos(dir.resolve("data"));
-              System.err.printf(
-                  "append: pgbench%s cpu per unit: pgbench %.0f us, server %.0f us%n",
-                  suffix,
-                  (after[2] - before[2]) / 1e3 / count,
-                  (after[1] - before[1]) / 1e3 / count);
+              ceilingSample(samples, server, dir, "pgbench" + suffix, ceiling(n), writers, done);
             }
             if (VARIANTS.contains("generated")) {
-              BenchSupport.record(
-                  samples,
-                  "generated" + suffix,
-                  BenchSupport.pgbench(server, dir, generatedCeiling(n), writers, count));
+              ceilingSample(
+                  samples, server, dir, "generated" + suffix, generatedCeiling(n), writers, done);
             }
             if (VARIANTS.contains("bigserial")) {
-              BenchSupport.record(
-                  samples,
-                  "bigserial" + suffix,
-                  BenchSupport.pgbench(server, dir, bigserial(n), writers, count));
+              ceilingSample(
+                  samples, server, dir, "bigserial" + suffix, bigserial(n), writers, done);
             }
             if (VARIANTS.contains("bothy")) {
               long[] before = BenchSupport.cpuNanos(dir.resolve("data"));
-              BenchSupport.record(samples, "bothy" + suffix, bothy(server, n, writers, count));
+              BenchSupport.record(
+                  samples,
+                  "bothy" + suffix,
+                  bothy(server, n, writers, DatabaseConfig.DEFAULT_MAX_POOL_SIZE, count));
               Thread.sleep(200);
               long[] after = BenchSupport.cpuNanos(dir.resolve("data"));
               System.err.printf(
@@ -116,9 +107,14 @@ public final class AppendBench {
                   (after[0] - before[0]) / 1e3 / count,
                   (after[1] - before[1]) / 1e3 / count);
             }
+            if (VARIANTS.contains("perwriter")) {
+              BenchSupport.record(
+                  samples, "perwriter" + suffix, bothy(server, n, writers, writers, count));
+            }
           }
         }
       }
+      POOLS.values().forEach(HikariDataSource::close);
     } finally {
       BenchSupport.deleteTree(dir);
     }
@@ -126,8 +122,9 @@ public final class AppendBench {
     System.err.println(
         "| events/unit | writers | pgbench same data units/s | pgbench generated rows units/s"
             + " | bigserial units/s | Bothy units/s | Bothy events/s | Bothy / same data"
-            + " | Bothy / generated rows | Bothy / bigserial |");
-    System.err.println("|---|---|---|---|---|---|---|---|---|---|");
+            + " | Bothy / generated rows | Bothy / bigserial | Bothy, a connection per writer,"
+            + " units/s | its / same data |");
+    System.err.println("|---|---|---|---|---|---|---|---|---|---|---|---|");
     for (int n : EVENTS_PER_UNIT) {
       int count = unitsPerSample(n, units);
       for (int writers : WRITERS) {
@@ -137,11 +134,55 @@ public final class AppendBench {
         double gen = BenchSupport.rate(samples, "generated" + suffix, done);
         double big = BenchSupport.rate(samples, "bigserial" + suffix, done);
         double bothy = BenchSupport.rate(samples, "bothy" + suffix, done);
+        double perWriter = BenchSupport.rate(samples, "perwriter" + suffix, done);
         System.err.printf(
-            "| %d | %d | %.0f | %.0f | %.0f | %.0f | %.0f | %.2f | %.2f | %.2f |%n",
-            n, writers, pg, gen, big, bothy, bothy * n, bothy / pg, bothy / gen, bothy / big);
+            "| %d | %d | %.0f | %.0f | %.0f | %.0f | %.0f | %.2f | %.2f | %.2f | %.0f | %.2f |%n",
+            n,
+            writers,
+            pg,
+            gen,
+            big,
+            bothy,
+            bothy * n,
+            bothy / pg,
+            bothy / gen,
+            bothy / big,
+            perWriter,
+            perWriter / pg);
       }
     }
+  }
+
+  /**
+   * Records one pgbench sample at its steady rate (see {@link BenchSupport#pgbenchSteady}) as the
+   * seconds {@code units} transactions take at that rate, and prints the CPU time per transaction
+   * of pgbench and of the server on stderr.
+   */
+  private static void ceilingSample(
+      Map<String, List<Double>> samples,
+      EmbeddedPostgresServer server,
+      Path dir,
+      String variant,
+      String script,
+      int writers,
+      int units)
+      throws Exception {
+    long[] before = BenchSupport.cpuNanos(dir.resolve("data"));
+    BenchSupport.Steady steady =
+        BenchSupport.pgbenchSteady(
+            server,
+            dir,
+            script,
+            writers,
+            Integer.getInteger("bench.pgbenchWarmSeconds", 3),
+            Integer.getInteger("bench.pgbenchSeconds", 5));
+    BenchSupport.record(samples, variant, units / steady.tps());
+    Thread.sleep(200);
+    long[] after = BenchSupport.cpuNanos(dir.resolve("data"));
+    long tx = Math.max(1, steady.transactions());
+    System.err.printf(
+        "append: %s cpu per unit: pgbench %.0f us, server %.0f us%n",
+        variant, (after[2] - before[2]) / 1e3 / tx, (after[1] - before[1]) / 1e3 / tx);
   }
 
   /**
@@ -278,37 +319,36 @@ public final class AppendBench {
         "");
   }
 
-  private static double bothy(EmbeddedPostgresServer server, int n, int writers, int units)
-      throws Exception {
+  /**
+   * Runs one sample of Bothy's append path: {@code writers} threads running units on a pool of
+   * {@code poolSize} connections (a writer without a free connection waits for one in the process,
+   * before its transaction begins, as a request thread of the service does).
+   */
+  private static double bothy(
+      EmbeddedPostgresServer server, int n, int writers, int poolSize, int units) throws Exception {
     LongAdder lockHeldNanos = new LongAdder();
     LongAdder lockHeldUnits = new LongAdder();
-    try (HikariDataSource pool = BenchSupport.pool(server, writers)) {
-      EventLogFixture log =
-          new EventLogFixture(
-              pool,
-              dev.bothy.kernel.Clock.system(),
-              64 * 1024,
-              (events, nanos) -> {
-                lockHeldNanos.add(nanos);
-                lockHeldUnits.increment();
-              },
-              Integer.getInteger(
-                  "bench.maxConcurrentAppends", SyncConfig.DEFAULT_MAX_CONCURRENT_APPENDS));
-      EventDraft[] drafts = EventLogFixture.drafts(Ids.newId(), n);
-      // Every connection of the pool, warmed on its own writer's thread past the driver's
-      // prepareThreshold, so the timed units run on server-prepared statements as a service
-      // that has been up for a while does.
-      BenchSupport.writers(
-          writers, writers * WARM_UNITS, () -> log.uow.run(() -> log.appender.append(drafts)));
-      lockHeldNanos.reset();
-      lockHeldUnits.reset();
-      double seconds =
-          BenchSupport.writers(
-              writers, units, () -> log.uow.run(() -> log.appender.append(drafts)));
-      System.err.printf(
-          "append: bothy-%dev-%dw event_seq lock held per unit: %.0f us (mean)%n",
-          n, writers, lockHeldNanos.sum() / 1e3 / Math.max(1, lockHeldUnits.sum()));
-      return seconds;
-    }
+    // One pool per writer count for the whole benchmark, as a service keeps its pool: a new
+    // backend pays for its catalog caches and its first touch of every shared buffer page,
+    // which a sample on fresh connections would count as append cost.
+    HikariDataSource pool = POOLS.computeIfAbsent(poolSize, w -> BenchSupport.pool(server, w));
+    EventLogFixture log =
+        new EventLogFixture(
+            pool,
+            dev.bothy.kernel.Clock.system(),
+            64 * 1024,
+            (events, nanos) -> {
+              lockHeldNanos.add(nanos);
+              lockHeldUnits.increment();
+            },
+            Integer.getInteger(
+                "bench.maxConcurrentAppends", SyncConfig.DEFAULT_MAX_CONCURRENT_APPENDS));
+    EventDraft[] drafts = EventLogFixture.drafts(Ids.newId(), n);
+    double seconds =
+        BenchSupport.writers(writers, units, () -> log.uow.run(() -> log.appender.append(drafts)));
+    System.err.printf(
+        "append: bothy-%dev-%dw, pool of %d, event_seq lock held per unit: %.0f us (mean)%n",
+        n, writers, poolSize, lockHeldNanos.sum() / 1e3 / Math.max(1, lockHeldUnits.sum()));
+    return seconds;
   }
 }

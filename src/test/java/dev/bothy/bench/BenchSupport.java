@@ -22,6 +22,9 @@ import java.util.regex.Pattern;
 
 /** What the benchmark mains share: the server, pgbench, the writers, the rows and medians. */
 final class BenchSupport {
+  private static final Pattern PROCESSED =
+      Pattern.compile("number of transactions actually processed: ([0-9]+)");
+  private static final Pattern PROGRESS = Pattern.compile("progress: ([0-9.]+) s, ([0-9.]+) tps");
   private static final Pattern TPS =
       Pattern.compile("tps = ([0-9.]+) \\(without initial connection time\\)");
 
@@ -55,38 +58,94 @@ final class BenchSupport {
   static double pgbench(
       EmbeddedPostgresServer server, Path dir, String script, int writers, int units)
       throws Exception {
-    Path file = Files.createTempFile(dir, "script", ".sql");
-    Files.writeString(file, script);
-    List<String> command =
-        List.of(
-            "pgbench",
-            "-n",
-            "-h",
-            "127.0.0.1",
-            "-p",
-            Integer.toString(server.port()),
-            "-U",
-            "bothy_app",
-            "-c",
-            Integer.toString(writers),
-            "-j",
-            Integer.toString(Math.min(writers, 4)),
-            "-t",
-            Integer.toString(units / writers),
-            "-f",
-            file.toString(),
-            "postgres");
-    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes());
-    if (!p.waitFor(10, TimeUnit.MINUTES) || p.exitValue() != 0) {
-      throw new IllegalStateException("pgbench failed:\n" + out);
-    }
+    String out = runPgbench(server, dir, script, writers, "-t", Integer.toString(units / writers));
     Matcher tps = TPS.matcher(out);
     if (!tps.find()) {
       throw new IllegalStateException("pgbench printed no tps:\n" + out);
     }
     return (units / writers * writers) / Double.parseDouble(tps.group(1));
   }
+
+  /**
+   * Runs a pgbench script for {@code warmSeconds + measureSeconds} and returns its rate over the
+   * last {@code measureSeconds} only, from pgbench's per-second progress: pgbench opens new
+   * connections on every run, and their first seconds pay for new backends (catalog caches, the
+   * first touch of every shared buffer page), which a pool that lives as long as the service does
+   * not. Comparable with units on a warm pool.
+   *
+   * @return the rate (transactions per second, the mean of the measured seconds) and the
+   *     transactions of the whole run, warm-up included
+   */
+  static Steady pgbenchSteady(
+      EmbeddedPostgresServer server,
+      Path dir,
+      String script,
+      int writers,
+      int warmSeconds,
+      int measureSeconds)
+      throws Exception {
+    String out =
+        runPgbench(
+            server,
+            dir,
+            script,
+            writers,
+            "-T",
+            Integer.toString(warmSeconds + measureSeconds),
+            "-P",
+            "1");
+    Matcher progress = PROGRESS.matcher(out);
+    double sum = 0;
+    int seconds = 0;
+    while (progress.find()) {
+      if (Double.parseDouble(progress.group(1)) > warmSeconds) {
+        sum += Double.parseDouble(progress.group(2));
+        seconds++;
+      }
+    }
+    if (seconds == 0) {
+      throw new IllegalStateException("pgbench printed no progress after the warm-up:\n" + out);
+    }
+    Matcher processed = PROCESSED.matcher(out);
+    return new Steady(sum / seconds, processed.find() ? Long.parseLong(processed.group(1)) : 0);
+  }
+
+  /**
+   * Runs pgbench as {@code bothy_app} with {@code writers} clients on up to 4 threads and the given
+   * run options ({@code -t N}, or {@code -T S -P 1}); returns what it printed.
+   */
+  private static String runPgbench(
+      EmbeddedPostgresServer server, Path dir, String script, int writers, String... run)
+      throws Exception {
+    Path file = Files.createTempFile(dir, "script", ".sql");
+    Files.writeString(file, script);
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                "pgbench",
+                "-n",
+                "-h",
+                "127.0.0.1",
+                "-p",
+                Integer.toString(server.port()),
+                "-U",
+                "bothy_app",
+                "-c",
+                Integer.toString(writers),
+                "-j",
+                Integer.toString(Math.min(writers, 4))));
+    command.addAll(List.of(run));
+    command.addAll(List.of("-f", file.toString(), "postgres"));
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes());
+    if (!p.waitFor(10, TimeUnit.MINUTES) || p.exitValue() != 0) {
+      throw new IllegalStateException("pgbench failed:\n" + out);
+    }
+    return out;
+  }
+
+  /** What {@link #pgbenchSteady} measured. */
+  record Steady(double tps, long transactions) {}
 
   /** Runs {@code units / writers} units on each of {@code writers} threads; returns seconds. */
   static double writers(int writers, int units, Callable<?> unit) throws Exception {
