@@ -91,7 +91,10 @@ public class DatabaseConfig {
   @JsonProperty
   private String migrationPassword;
 
-  @Doc("Largest number of connections of the runtime pool.")
+  @Doc(
+      "Largest number of connections of the runtime pool, and so the most units of work a"
+          + " process runs at once: a thread beyond it waits for a connection before its"
+          + " transaction begins (see the sync README, \"The pool is the bound\").")
   @Min(1)
   @Max(MAX_POOL_SIZE_LIMIT)
   @JsonProperty
