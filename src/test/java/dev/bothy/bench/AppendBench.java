@@ -94,22 +94,18 @@ public final class AppendBench {
                   samples, server, dir, "bigserial" + suffix, bigserial(n), writers, done);
             }
             if (VARIANTS.contains("bothy")) {
-              long[] before = BenchSupport.cpuNanos(dir.resolve("data"));
-              BenchSupport.record(
+              bothySample(
                   samples,
+                  server,
+                  dir,
                   "bothy" + suffix,
-                  bothy(server, n, writers, DatabaseConfig.DEFAULT_MAX_POOL_SIZE, count));
-              Thread.sleep(200);
-              long[] after = BenchSupport.cpuNanos(dir.resolve("data"));
-              System.err.printf(
-                  "append: bothy%s cpu per unit: jvm %.0f us, server %.0f us%n",
-                  suffix,
-                  (after[0] - before[0]) / 1e3 / count,
-                  (after[1] - before[1]) / 1e3 / count);
+                  n,
+                  writers,
+                  DatabaseConfig.DEFAULT_MAX_POOL_SIZE,
+                  count);
             }
             if (VARIANTS.contains("perwriter")) {
-              BenchSupport.record(
-                  samples, "perwriter" + suffix, bothy(server, n, writers, writers, count));
+              bothySample(samples, server, dir, "perwriter" + suffix, n, writers, writers, count);
             }
           }
         }
@@ -183,6 +179,29 @@ public final class AppendBench {
     System.err.printf(
         "append: %s cpu per unit: pgbench %.0f us, server %.0f us%n",
         variant, (after[2] - before[2]) / 1e3 / tx, (after[1] - before[1]) / 1e3 / tx);
+  }
+
+  /**
+   * Records one sample of Bothy's append path (see {@link #bothy}) and prints the CPU time per unit
+   * of the JVM and of the server on stderr.
+   */
+  private static void bothySample(
+      Map<String, List<Double>> samples,
+      EmbeddedPostgresServer server,
+      Path dir,
+      String variant,
+      int n,
+      int writers,
+      int poolSize,
+      int units)
+      throws Exception {
+    long[] before = BenchSupport.cpuNanos(dir.resolve("data"));
+    BenchSupport.record(samples, variant, bothy(server, n, writers, poolSize, units));
+    Thread.sleep(200);
+    long[] after = BenchSupport.cpuNanos(dir.resolve("data"));
+    System.err.printf(
+        "append: %s cpu per unit: jvm %.0f us, server %.0f us%n",
+        variant, (after[0] - before[0]) / 1e3 / units, (after[1] - before[1]) / 1e3 / units);
   }
 
   /**
