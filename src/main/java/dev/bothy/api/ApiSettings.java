@@ -11,7 +11,10 @@ import java.util.Objects;
  * @param maxRequestBytes {@code api.maxRequestBytes}
  * @param maxPageSize {@code api.maxPageSize}
  * @param defaultPageSize {@code api.defaultPageSize}
+ * @param maxPayloadBytes {@code sync.maxPayloadBytes}, checked per event with a JSON pointer
  * @param idempotencyRetention {@code api.idempotencyRetention}
+ * @param idempotencyCleanupInterval {@code api.idempotencyCleanupInterval}
+ * @param cleanerBatchSize {@code jobs.cleanerBatchSize}: the most keys one cleaner run deletes
  * @param streamHeartbeat {@code api.streamHeartbeat}
  * @param maxStreams {@code api.maxStreams}
  * @param streamRetryAfter {@code api.streamRetryAfter}
@@ -24,7 +27,10 @@ public record ApiSettings(
     int maxRequestBytes,
     int maxPageSize,
     int defaultPageSize,
+    int maxPayloadBytes,
     Duration idempotencyRetention,
+    Duration idempotencyCleanupInterval,
+    int cleanerBatchSize,
     Duration streamHeartbeat,
     int maxStreams,
     Duration streamRetryAfter,
@@ -33,6 +39,7 @@ public record ApiSettings(
   /** Checks the fields. */
   public ApiSettings {
     Objects.requireNonNull(idempotencyRetention, "idempotencyRetention");
+    Objects.requireNonNull(idempotencyCleanupInterval, "idempotencyCleanupInterval");
     Objects.requireNonNull(streamHeartbeat, "streamHeartbeat");
     Objects.requireNonNull(streamRetryAfter, "streamRetryAfter");
     tokens = List.copyOf(tokens);
@@ -40,6 +47,8 @@ public record ApiSettings(
         || maxRequestBytes < 1
         || maxPageSize < 1
         || maxStreams < 1
+        || maxPayloadBytes < 1
+        || cleanerBatchSize < 1
         || streamFrames < 1) {
       throw new IllegalArgumentException("the API limits are at least 1");
     }

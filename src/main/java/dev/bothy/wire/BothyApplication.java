@@ -1,5 +1,6 @@
 package dev.bothy.wire;
 
+import dev.bothy.kernel.Clock;
 import dev.bothy.platform.lifecycle.ProcessExit;
 import dev.bothy.platform.lifecycle.Role;
 import dev.bothy.wire.config.BothyConfiguration;
@@ -28,8 +29,9 @@ import io.dropwizard.core.setup.Environment;
 public final class BothyApplication extends Application<BothyConfiguration> {
   private volatile Assembly assembly;
   private final java.util.function.Consumer<Assembly> extension;
+  private final Clock clock;
 
-  /** Creates the application. */
+  /** Creates the application on the system clock. */
   public BothyApplication() {
     this(assembly -> {});
   }
@@ -42,7 +44,19 @@ public final class BothyApplication extends Application<BothyConfiguration> {
    * @param extension registers extra job kinds or consumers
    */
   BothyApplication(java.util.function.Consumer<Assembly> extension) {
+    this(extension, Clock.system());
+  }
+
+  /**
+   * Creates the application with an extension and the clock every module of the process reads: a
+   * seam for whole-application tests that drive time.
+   *
+   * @param extension registers extra job kinds or consumers
+   * @param clock the one clock of the process
+   */
+  BothyApplication(java.util.function.Consumer<Assembly> extension, Clock clock) {
     this.extension = extension;
+    this.clock = clock;
   }
 
   /**
@@ -90,7 +104,7 @@ public final class BothyApplication extends Application<BothyConfiguration> {
 
   @Override
   public void run(BothyConfiguration configuration, Environment environment) {
-    assembly = Assembly.build(configuration, environment, ProcessExit.system());
+    assembly = Assembly.build(configuration, environment, ProcessExit.system(), clock);
     extension.accept(assembly);
   }
 

@@ -6,6 +6,7 @@ import io.dropwizard.lifecycle.Managed;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.util.component.LifeCycle;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -73,5 +74,35 @@ final class LifecycleManaged implements Managed {
     } catch (IllegalStateException e) {
       // The JVM is exiting: the hook flushes the logs now that the stop phases are done.
     }
+  }
+
+  /**
+   * A Jetty listener that runs an action as Jetty starts to stop.
+   *
+   * @param action what to run
+   * @return the listener
+   */
+  static LifeCycle.Listener onStopping(Runnable action) {
+    return new LifeCycle.Listener() {
+      @Override
+      public void lifeCycleStopping(LifeCycle event) {
+        action.run();
+      }
+    };
+  }
+
+  /**
+   * A Jetty listener that runs an action when Jetty fails to start (a port taken).
+   *
+   * @param action what to run
+   * @return the listener
+   */
+  static LifeCycle.Listener onFailure(Runnable action) {
+    return new LifeCycle.Listener() {
+      @Override
+      public void lifeCycleFailure(LifeCycle event, Throwable cause) {
+        action.run();
+      }
+    };
   }
 }

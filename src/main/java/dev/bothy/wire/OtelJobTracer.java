@@ -2,6 +2,7 @@ package dev.bothy.wire;
 
 import dev.bothy.platform.jobs.JobTracer;
 import dev.bothy.platform.telemetry.TelemetryNames;
+import dev.bothy.sync.RoundTracer;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
@@ -16,7 +17,7 @@ import java.util.UUID;
  * consumer round ({@link #round}). Without the OpenTelemetry agent the API is a no-op and this
  * costs next to nothing.
  */
-final class OtelJobTracer implements JobTracer {
+final class OtelJobTracer implements JobTracer, RoundTracer {
   private final Tracer tracer;
 
   OtelJobTracer(OpenTelemetry openTelemetry) {
@@ -32,7 +33,8 @@ final class OtelJobTracer implements JobTracer {
    * @param <T> its result
    * @return the round's result
    */
-  <T> T round(String name, java.util.function.Supplier<T> round) {
+  @Override
+  public <T> T round(String name, java.util.function.Supplier<T> round) {
     Span span =
         tracer
             .spanBuilder(TelemetryNames.CONSUMER_ROUND_SPAN_PREFIX + " " + name)

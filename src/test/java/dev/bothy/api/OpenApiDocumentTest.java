@@ -46,7 +46,7 @@ class OpenApiDocumentTest {
 
   @Test
   void every_route_is_in_the_document_with_its_method() throws Exception {
-    JsonNode paths = new ObjectMapper().readTree(HttpApi.openApiDocument()).get("paths");
+    JsonNode paths = new ObjectMapper().readTree(ApiModule.openApiDocument()).get("paths");
     List<String> routes = new ArrayList<>();
     for (Class<?> resource : OpenApiResource.RESOURCES) {
       for (Method m : resource.getDeclaredMethods()) {
@@ -90,7 +90,7 @@ class OpenApiDocumentTest {
 
   @Test
   void the_checked_in_document_is_current() throws Exception {
-    String current = HttpApi.openApiDocument();
+    String current = ApiModule.openApiDocument();
     if (Boolean.getBoolean("bothy.regenerate")) {
       Files.writeString(CHECKED_IN, current, StandardCharsets.UTF_8);
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
+import dev.bothy.arch.fixture.CountersModule;
 import dev.bothy.arch.fixture.OpensItsOwnConnection;
 import dev.bothy.arch.fixture.UsesCounters;
 import dev.bothy.arch.fixture.UsesDropwizard;
@@ -44,6 +45,18 @@ class ArchitectureRulesBiteTest {
         .isInstanceOf(AssertionError.class)
         .hasMessageContaining("counters_are_used_only_by_phase_hooks")
         .hasMessageContaining(UsesCounters.class.getName());
+  }
+
+  @Test
+  void the_counters_rule_fails_on_a_module_named_class_outside_a_module_root_package() {
+    JavaClasses offender = new ClassFileImporter().importClasses(CountersModule.class);
+
+    assertThatThrownBy(
+            () ->
+                ArchitectureTest.countersAreUsedOnlyByPhaseHooks(java.util.List.of())
+                    .check(offender))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining(CountersModule.class.getName());
   }
 
   @Test

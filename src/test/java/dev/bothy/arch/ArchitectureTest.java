@@ -95,10 +95,15 @@ class ArchitectureTest {
               "java..",
               "org.slf4j..",
               "org.jooq..",
+              "dev.bothy.db..",
               "dev.bothy.kernel..",
               "dev.bothy.platform.pg..",
+              "dev.bothy.platform.lifecycle..",
               "dev.bothy.platform.jobs..")
-          .because("DESIGN.md section 4: platform.jobs may use kernel and platform.pg only");
+          .because(
+              "DESIGN.md section 4: platform.jobs may use kernel, platform.pg and its generated"
+                  + " table; its wiring entry registers the workers with platform.lifecycle (ADR"
+                  + " 0014)");
 
   @ArchTest
   static final ArchRule api_uses_only_the_kernel_platform_and_the_sync_port =
@@ -187,10 +192,11 @@ class ArchitectureTest {
           .resideInAnyPackage("..util..", "..utils..", "..common..", "..helpers..", "..misc..");
 
   /**
-   * The rule {@code counters_are_used_only_by_phase_hooks}: only the instance module, the assembly
-   * and the classes that the real registrations run as phase hooks may use {@link
-   * dev.bothy.instance.Counters}. Built from the hook registry of a running assembly (see
-   * InProcessAppTest), never from a hand-written list.
+   * The rule {@code counters_are_used_only_by_phase_hooks}: only the instance module, the assembly,
+   * the module wiring entries (a {@code *Module} class in a module's root package, which hands the
+   * counters to the hook that owns one) and the classes that the real registrations run as phase
+   * hooks may use {@link dev.bothy.instance.Counters}. Built from the hook registry of a running
+   * assembly (see InProcessAppTest), never from a hand-written list.
    *
    * @param hookClassNames the classes the registered hooks run
    * @return the rule
@@ -199,6 +205,12 @@ class ArchitectureTest {
     return noClasses()
         .that()
         .resideOutsideOfPackages("dev.bothy.instance..", "dev.bothy.wire..")
+        .and(
+            DescribedPredicate.describe(
+                "are not module wiring entries",
+                (JavaClass c) ->
+                    !(c.getSimpleName().endsWith("Module")
+                        && c.getPackageName().matches("dev\\.bothy\\.[a-z]+"))))
         .and(
             DescribedPredicate.describe(
                 "are not registered phase hooks",

@@ -112,7 +112,8 @@ class InProcessAppTest {
     while (done.isEmpty() && System.nanoTime() < deadline) {
       done =
           assembly()
-              .jobAdmin()
+              .jobs()
+              .admin()
               .list(
                   java.util.Optional.of(dev.bothy.platform.jobs.JobState.COMPLETED),
                   java.util.Optional.of("sync.partition_maintenance"),
@@ -127,7 +128,8 @@ class InProcessAppTest {
     while (cleaned.isEmpty() && System.nanoTime() < deadline) {
       cleaned =
           assembly()
-              .jobAdmin()
+              .jobs()
+              .admin()
               .list(
                   java.util.Optional.of(dev.bothy.platform.jobs.JobState.COMPLETED),
                   java.util.Optional.of("api.idempotency_cleanup"),
@@ -179,7 +181,7 @@ class InProcessAppTest {
           .contains("bothy_event_consumer_pending_age_seconds{bothy_consumer_name=\"push\"}")
           .as("no row, no series")
           .doesNotContain("bothy_event_consumer_lag{bothy_consumer_name=\"webhooks\"}");
-      assertThat(assembly().consumers().states())
+      assertThat(assembly().sync().consumers().states())
           .singleElement()
           .satisfies(s -> assertThat(s.lag()).isEqualTo(1));
     } finally {

@@ -20,18 +20,19 @@ final class ProbeWorker {
     new BothyApplication(
             assembly -> {
               assembly
-                  .jobRegistry()
+                  .jobs()
                   .register(
                       JobKind.builder(
                               "sync.consumer_probe", ConsumerFixture.ProbeArgs.class, (c, a) -> {})
                           .build());
               assembly
-                  .consumers()
-                  .register(
+                  .sync()
+                  .registerConsumer(
                       ConsumerName.WEBHOOKS,
                       e ->
                           assembly
-                              .jobInserter()
+                              .jobs()
+                              .inserter()
                               .insertLater(
                                   java.util.List.of(
                                       dev.bothy.platform.jobs.JobInsert.of(

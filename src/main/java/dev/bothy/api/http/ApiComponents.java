@@ -13,7 +13,7 @@ import java.util.List;
 
 /**
  * The JAX-RS resources and providers of the API, built once per process: what {@link
- * dev.bothy.api.HttpApi} hands to the assembly.
+ * dev.bothy.api.ApiModule} hands to the assembly.
  *
  * @param components the instances to register with Jersey
  * @param streams the event streams, closed at shutdown

@@ -5,6 +5,7 @@ import dev.bothy.kernel.txn.Phase;
 import dev.bothy.kernel.txn.PhaseHook;
 import dev.bothy.kernel.txn.PhaseHooks;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.List;
@@ -15,6 +16,11 @@ import java.util.Set;
  * The phase hook registry of one process: open while the application assembles, frozen when it
  * starts (or at the first unit of work, whichever comes first).
  *
+ * <p>A process declares the order of every hook in one place ({@link #HookRegistry(List)}, lines of
+ * the form {@code "sync: jobs.insert"}): hooks run in that order whatever order the modules
+ * register them in, and a hook that is not declared is refused. A registry without a declared order
+ * (tests of a single module) runs hooks in registration order.
+ *
  * <p>Thread-safe.
  */
 public final class HookRegistry implements PhaseHooks {
@@ -22,11 +28,26 @@ public final class HookRegistry implements PhaseHooks {
 
   private final Map<Phase, List<Named>> hooks = new EnumMap<>(Phase.class);
   private final Set<String> names = new HashSet<>();
+  private final List<String> order;
   // Written once by freeze(); every unit reads it without a lock.
   private volatile Map<Phase, List<PhaseHook>> frozenHooks;
 
-  /** Creates an empty, open registry. */
+  /** Creates an empty, open registry that runs hooks in registration order. */
   public HookRegistry() {
+    this(List.of());
+  }
+
+  /**
+   * Creates an empty, open registry with the declared order of every hook.
+   *
+   * @param order lines {@code "<phase>: <name>"} in run order; empty for registration order
+   * @throws IllegalArgumentException when a line names a phase that runs no hooks, or twice
+   */
+  public HookRegistry(List<String> order) {
+    this.order = List.copyOf(order);
+    if (new HashSet<>(this.order).size() != this.order.size()) {
+      throw new IllegalArgumentException("the phase hook order names a hook twice: " + order);
+    }
     for (Phase phase : Phase.values()) {
       hooks.put(phase, new ArrayList<>());
     }
@@ -42,10 +63,20 @@ public final class HookRegistry implements PhaseHooks {
       throw BothyException.internal(
           "phase hook " + name + " registered for the work phase, which runs no hooks");
     }
+    if (!order.isEmpty() && !order.contains(line(phase, name))) {
+      throw BothyException.internal(
+          "phase hook "
+              + line(phase, name)
+              + " is not in the declared order: add it where the process declares it");
+    }
     if (!names.add(name)) {
       throw BothyException.internal("phase hook " + name + " is registered twice");
     }
-    hooks.get(phase).add(new Named(name, hook));
+    List<Named> registered = hooks.get(phase);
+    registered.add(new Named(name, hook));
+    if (!order.isEmpty()) {
+      registered.sort(Comparator.comparingInt(n -> order.indexOf(line(phase, n.name()))));
+    }
   }
 
   @Override
@@ -53,7 +84,7 @@ public final class HookRegistry implements PhaseHooks {
     List<String> lines = new ArrayList<>();
     for (Phase phase : Phase.values()) {
       for (Named named : hooks.get(phase)) {
-        lines.add(phase.code() + ": " + named.name());
+        lines.add(line(phase, named.name()));
       }
     }
     return List.copyOf(lines);
@@ -79,6 +110,10 @@ public final class HookRegistry implements PhaseHooks {
       }
     }
     return List.copyOf(classes);
+  }
+
+  private static String line(Phase phase, String name) {
+    return phase.code() + ": " + name;
   }
 
   /** Freezes the registry; later registrations fail. Idempotent and cheap once frozen. */

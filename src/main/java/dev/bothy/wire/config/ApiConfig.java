@@ -1,6 +1,9 @@
 package dev.bothy.wire.config;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.bothy.api.ApiSettings;
+import dev.bothy.api.ApiToken;
+import dev.bothy.api.Scope;
 import io.dropwizard.util.Duration;
 import io.dropwizard.validation.MinDuration;
 import jakarta.validation.Valid;
@@ -10,6 +13,7 @@ import jakarta.validation.constraints.NotNull;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 /** The {@code api} section: the HTTP API of the {@code api} and {@code all} roles. */
 @Doc("The HTTP API of the api and all roles: limits, idempotency, streams and tokens.")
@@ -194,5 +198,40 @@ public class ApiConfig {
    */
   public List<TokenConfig> tokens() {
     return tokens;
+  }
+
+  /**
+   * Maps this section, with the keys of other sections the API module reads, to its settings.
+   *
+   * @param sync the {@code sync} section
+   * @param jobs the {@code jobs} section
+   * @return the API module's settings
+   */
+  public ApiSettings settings(SyncConfig sync, JobsConfig jobs) {
+    List<ApiToken> apiTokens =
+        tokens.stream()
+            .map(
+                t ->
+                    ApiToken.ofHex(
+                        t.name(),
+                        t.sha256(),
+                        t.scopes().stream()
+                            .map(code -> Scope.fromCode(code).orElseThrow())
+                            .collect(Collectors.toSet())))
+            .toList();
+    return new ApiSettings(
+        maxEventsPerRequest,
+        maxRequestBytes,
+        maxPageSize,
+        defaultPageSize,
+        sync.maxPayloadBytes(),
+        idempotencyRetention.toJavaDuration(),
+        idempotencyCleanupInterval.toJavaDuration(),
+        jobs.cleanerBatchSize(),
+        streamHeartbeat.toJavaDuration(),
+        maxStreams,
+        streamRetryAfter.toJavaDuration(),
+        sync.tailSubscriberBuffer(),
+        apiTokens);
   }
 }

@@ -1,6 +1,8 @@
 package dev.bothy.wire.config;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.bothy.platform.jobs.JobSettings;
+import dev.bothy.platform.jobs.JobsModule;
 import io.dropwizard.util.Duration;
 import io.dropwizard.validation.MinDuration;
 import jakarta.validation.constraints.Max;
@@ -254,5 +256,32 @@ public class JobsConfig {
    */
   public Duration defaultTimeout() {
     return defaultTimeout;
+  }
+
+  /**
+   * Maps this section, with the keys of other sections the job module reads, to its settings.
+   *
+   * @param database the {@code database} section
+   * @param shutdown the {@code shutdown} section
+   * @return the job module's settings
+   */
+  public JobsModule.Settings settings(DatabaseConfig database, ShutdownConfig shutdown) {
+    return new JobsModule.Settings(
+        new JobSettings(
+            queues,
+            pollInterval.toJavaDuration(),
+            retryBaseDelay.toJavaDuration(),
+            retryMaxDelay.toJavaDuration(),
+            rescueAfter.toJavaDuration(),
+            completedRetention.toJavaDuration(),
+            discardedRetention.toJavaDuration(),
+            maintenanceInterval.toJavaDuration(),
+            cleanerBatchSize,
+            errorMessageMaxChars,
+            database.listenReconnectBackoffCap().toJavaDuration()),
+        defaultMaxAttempts,
+        defaultTimeout.toJavaDuration(),
+        shutdown.jobsTimeout().toJavaDuration(),
+        shutdown.totalTimeout().toJavaDuration());
   }
 }

@@ -1,6 +1,7 @@
 package dev.bothy.wire.config;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.bothy.sync.SyncModule;
 import io.dropwizard.util.Duration;
 import io.dropwizard.validation.MinDuration;
 import jakarta.validation.constraints.Max;
@@ -206,5 +207,33 @@ public class SyncConfig {
    */
   public int maxPayloadBytes() {
     return maxPayloadBytes;
+  }
+
+  /**
+   * Maps this section, with the keys of other sections the event log module reads, to its settings.
+   *
+   * @param consumer the {@code consumer} section
+   * @param database the {@code database} section
+   * @param shutdown the {@code shutdown} section
+   * @return the event log module's settings
+   */
+  public SyncModule.Settings settings(
+      ConsumerConfig consumer, DatabaseConfig database, ShutdownConfig shutdown) {
+    return new SyncModule.Settings(
+        maxPayloadBytes,
+        maxConcurrentAppends,
+        database.lockTimeout().toJavaDuration(),
+        eventLogPartitionSize,
+        partitionsAhead,
+        eventRetention.toJavaDuration(),
+        partitionMaintenanceInterval.toJavaDuration(),
+        tailBatchSize,
+        tailSubscriberBuffer,
+        tailPollInterval.toJavaDuration(),
+        consumer.batchSize(),
+        consumer.pollInterval().toJavaDuration(),
+        database.listenReconnectBackoffCap().toJavaDuration(),
+        shutdown.consumersTimeout().toJavaDuration(),
+        shutdown.totalTimeout().toJavaDuration());
   }
 }

@@ -1,0 +1,110 @@
+package dev.bothy.api;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.bothy.api.adapters.postgres.JooqIdempotencyRepository;
+import dev.bothy.api.app.AppendEvents;
+import dev.bothy.api.app.IdempotencyCleanupJob;
+import dev.bothy.api.http.ApiComponents;
+import dev.bothy.api.http.OpenApiResource;
+import dev.bothy.kernel.Clock;
+import dev.bothy.kernel.txn.PhaseHooks;
+import dev.bothy.kernel.txn.UnitOfWork;
+import dev.bothy.platform.jobs.JobsModule;
+import dev.bothy.sync.LogTail;
+import dev.bothy.sync.SyncModule;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The wiring entry of the HTTP API: in every role the cleaner of expired idempotency keys ({@code
+ * api.idempotency_cleanup}, worked by {@code worker} and {@code all}); in {@code api} and {@code
+ * all} the JAX-RS resources and providers to register with Jersey, and the close of the event
+ * streams at shutdown.
+ *
+ * <pre>{@code
+ * ApiModule api = new ApiModule(settings, unitOfWork, jobs, clock);
+ * api.serve(hooks, sync, tail, mapper, metrics).forEach(environment.jersey()::register);
+ * }</pre>
+ */
+public final class ApiModule {
+  private final ApiSettings settings;
+  private final UnitOfWork unitOfWork;
+  private final Clock clock;
+  private volatile ApiComponents components;
+
+  /**
+   * Builds the module and registers the cleaner's job kind and periodic job.
+   *
+   * @param settings the {@code api} settings
+   * @param unitOfWork the unit of work
+   * @param jobs the job module
+   * @param clock the process's clock
+   */
+  public ApiModule(ApiSettings settings, UnitOfWork unitOfWork, JobsModule jobs, Clock clock) {
+    this.settings = Objects.requireNonNull(settings, "settings");
+    this.unitOfWork = Objects.requireNonNull(unitOfWork, "unitOfWork");
+    this.clock = Objects.requireNonNull(clock, "clock");
+    jobs.register(
+        IdempotencyCleanupJob.kind(
+            unitOfWork,
+            new JooqIdempotencyRepository(),
+            clock,
+            settings.idempotencyRetention(),
+            settings.cleanerBatchSize()));
+    jobs.registerPeriodic(IdempotencyCleanupJob.periodic(settings.idempotencyCleanupInterval()));
+  }
+
+  /**
+   * Builds the HTTP routes of {@code api} and {@code all} and registers the audit phase hook {@code
+   * api.idempotency} (call it before the hooks freeze).
+   *
+   * @param hooks the phase hook registry
+   * @param sync the event log module
+   * @param tail the process's log tail
+   * @param mapper the application's JSON mapper
+   * @param metrics where requests and streams are reported
+   * @return the resources and providers to register with Jersey
+   */
+  public List<Object> serve(
+      PhaseHooks hooks, SyncModule sync, LogTail tail, ObjectMapper mapper, ApiMetrics metrics) {
+    AppendEvents appendEvents =
+        new AppendEvents(
+            unitOfWork,
+            hooks,
+            sync.appender(),
+            new JooqIdempotencyRepository(),
+            clock,
+            settings.idempotencyRetention());
+    ApiComponents built =
+        ApiComponents.build(
+            settings,
+            settings.maxPayloadBytes(),
+            appendEvents,
+            sync.eventLog(),
+            sync.eventTypes(),
+            tail,
+            sync.consumers(),
+            mapper,
+            metrics,
+            clock);
+    components = built;
+    return built.components();
+  }
+
+  /** Ends the open event streams and refuses new ones; for the start of the shutdown. */
+  public void closeStreams() {
+    ApiComponents served = components;
+    if (served != null) {
+      served.streams().close();
+    }
+  }
+
+  /**
+   * Renders the OpenAPI document of every route.
+   *
+   * @return the document, as {@code /openapi.json} serves it
+   */
+  public static String openApiDocument() {
+    return OpenApiResource.render();
+  }
+}
