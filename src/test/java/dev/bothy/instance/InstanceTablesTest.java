@@ -14,7 +14,10 @@ import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** The tables of the instance module, read back from the catalog. */
+/**
+ * The tables of the instance module, read back from the catalog. No test leaves a change behind, so
+ * the counters every test reads are the changeset's, in any order.
+ */
 class InstanceTablesTest {
   @RegisterExtension static final PgExtension PG = new PgExtension();
 
@@ -57,17 +60,20 @@ class InstanceTablesTest {
 
   @Test
   void a_counter_never_decreases_nor_changes_its_name_even_for_the_owner() throws SQLException {
-    execute(PG.owner(), "UPDATE sequence_counters SET value = 5 WHERE name = 'audit_seq'");
-
+    // Each attempt raises the counter first, then rolls back: the class's counters stay as the
+    // changeset made them, whatever test runs next.
     assertThatThrownBy(
             () ->
-                execute(
-                    PG.owner(), "UPDATE sequence_counters SET value = 4 WHERE name = 'audit_seq'"))
+                rolledBack(
+                    PG.owner(),
+                    "UPDATE sequence_counters SET value = value + 5 WHERE name = 'audit_seq'",
+                    "UPDATE sequence_counters SET value = value - 1 WHERE name = 'audit_seq'"))
         .hasMessageContaining("cannot decrease");
     assertThatThrownBy(
             () ->
-                execute(
+                rolledBack(
                     PG.owner(),
+                    "UPDATE sequence_counters SET value = value + 5 WHERE name = 'audit_seq'",
                     "UPDATE sequence_counters SET name = 'event_seq' WHERE name = 'audit_seq'"))
         .hasMessageContaining("cannot be renamed");
   }
@@ -122,6 +128,21 @@ class InstanceTablesTest {
       }
     }
     return rows;
+  }
+
+  /** Runs the statements in one transaction and rolls it back, also when one of them fails. */
+  private static void rolledBack(DataSource ds, String... statements) throws SQLException {
+    try (Connection c = ds.getConnection();
+        Statement st = c.createStatement()) {
+      c.setAutoCommit(false);
+      try {
+        for (String sql : statements) {
+          st.execute(sql);
+        }
+      } finally {
+        c.rollback();
+      }
+    }
   }
 
   private static void execute(DataSource ds, String sql) throws SQLException {

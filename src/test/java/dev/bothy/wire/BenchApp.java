@@ -13,8 +13,7 @@ import java.nio.file.Path;
 /**
  * The {@code all} role inside a benchmark's JVM, for the mains of {@code dev.bothy.bench}: the
  * started application, its port, and the parts of its {@link Assembly} a benchmark drives next to
- * the HTTP API (the unit of work, the appender, the log). The tests of this package use {@code
- * ApiApp}.
+ * the HTTP API (the unit of work, the appender, the log). The HTTP API tests use {@code ApiApp}.
  */
 public final class BenchApp implements AutoCloseable {
   private final DropwizardTestSupport<BothyConfiguration> support;

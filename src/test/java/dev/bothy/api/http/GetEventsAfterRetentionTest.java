@@ -1,5 +1,7 @@
-package dev.bothy.wire;
+package dev.bothy.api.http;
 
+import static dev.bothy.wire.ApiApp.body;
+import static dev.bothy.wire.ApiApp.settings;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -9,7 +11,9 @@ import dev.bothy.sync.adapters.postgres.JooqPartitionRepository;
 import dev.bothy.sync.app.PartitionMaintenance;
 import dev.bothy.testing.EventLogFixture;
 import dev.bothy.testing.PgExtension;
+import dev.bothy.wire.ApiApp;
 import dev.bothy.wire.config.SyncConfig;
+import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -23,8 +27,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The resync rule over HTTP, after retention really dropped a partition. */
-class ApiResyncTest {
+/**
+ * The resync rule of {@code GET /v1/events} and {@code GET /v1/events/stream}, after retention
+ * really dropped a partition: its own application, whose event log starts just below the first
+ * partition's end.
+ */
+class GetEventsAfterRetentionTest {
   @RegisterExtension static final PgExtension PG = new PgExtension();
 
   @TempDir static Path dir;
@@ -42,9 +50,9 @@ class ApiResyncTest {
   }
 
   @AfterAll
-  static void stop() {
+  static void stopAndSearchTheLogs() throws IOException {
     if (app != null) {
-      app.close();
+      app.stopAndSearchTheLogs();
     }
   }
 
@@ -54,12 +62,7 @@ class ApiResyncTest {
     for (int i = 0; i < 4; i++) {
       HttpResponse<String> r =
           app.post(
-              ApiTest.body(
-                  ApiTest.settings("a"),
-                  ApiTest.settings("b"),
-                  ApiTest.settings("c"),
-                  ApiTest.settings("d"),
-                  ApiTest.settings("e")),
+              body(settings("a"), settings("b"), settings("c"), settings("d"), settings("e")),
               ApiApp.ALEX,
               Map.of());
       assertThat(r.statusCode()).isEqualTo(201);

@@ -1,0 +1,153 @@
+package dev.bothy.api.http;
+
+import static dev.bothy.wire.ApiApp.USER;
+import static dev.bothy.wire.ApiApp.body;
+import static dev.bothy.wire.ApiApp.event;
+import static dev.bothy.wire.ApiApp.json;
+import static dev.bothy.wire.ApiApp.settings;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.bothy.kernel.Ids;
+import dev.bothy.testing.PgExtension;
+import dev.bothy.wire.ApiApp;
+import java.io.IOException;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code POST /v1/events}: what an append returns and writes, that a request is all or nothing, and
+ * {@code Idempotency-Key} (a retry replays, another body conflicts, a burst appends once). Each
+ * test measures from the head it found, so the order of tests does not matter.
+ */
+class PostEventsTest {
+  @RegisterExtension static final PgExtension PG = new PgExtension();
+
+  @TempDir static Path dir;
+
+  private static ApiApp app;
+
+  @BeforeAll
+  static void start() throws Exception {
+    app = ApiApp.start(PG, dir, ApiApp.SMALL_SYNC_LIMITS);
+  }
+
+  @AfterAll
+  static void stopAndSearchTheLogs() throws IOException {
+    if (app != null) {
+      app.stopAndSearchTheLogs();
+    }
+  }
+
+  @Test
+  void three_appended_events_get_201_consecutive_seqs_and_are_readable_through_get()
+      throws Exception {
+    long before = app.head();
+    HttpResponse<String> created =
+        app.post(body(settings("a"), settings("b"), settings("c")), ApiApp.ALEX, Map.of());
+
+    assertThat(created.statusCode()).isEqualTo(201);
+    // A plain response goes out whole, with its length; only event streams are sent as flushed.
+    assertThat(created.headers().firstValueAsLong("Content-Length"))
+        .hasValue(created.body().getBytes(StandardCharsets.UTF_8).length);
+    JsonNode events = json(created).get("events");
+    assertThat(events).hasSize(3);
+    for (int i = 0; i < 3; i++) {
+      assertThat(events.get(i).get("seq").asLong()).isEqualTo(before + 1 + i);
+    }
+    HttpResponse<String> page = app.get("/v1/events?after=" + before, ApiApp.SAM);
+    assertThat(page.statusCode()).isEqualTo(200);
+    JsonNode read = json(page);
+    assertThat(read.get("next_after").asLong()).isEqualTo(before + 3);
+    assertThat(read.get("events")).hasSize(3);
+    for (int i = 0; i < 3; i++) {
+      JsonNode e = read.get("events").get(i);
+      assertThat(e.get("id").asText()).isEqualTo(events.get(i).get("id").asText());
+      assertThat(e.get("type").asText()).isEqualTo("settings.updated");
+      assertThat(e.get("resource").get("id").asText()).isEqualTo(USER.toString());
+      assertThat(e.get("actor").asText()).isEqualTo(USER.toString());
+      assertThat(e.get("payload").get("changedKeys").get(0).asText())
+          .isEqualTo(String.valueOf((char) ('a' + i)));
+    }
+  }
+
+  @Test
+  void a_request_whose_third_event_has_an_unknown_type_writes_nothing() throws Exception {
+    long before = app.head();
+    HttpResponse<String> refused =
+        app.post(
+            body(settings("a"), settings("b"), event("settings.deleted", "user", "{}")),
+            ApiApp.ALEX,
+            Map.of());
+
+    assertThat(refused.statusCode()).isEqualTo(400);
+    assertThat(json(refused).get("type").asText()).isEqualTo("unknown_event_type");
+    assertThat(json(refused).get("pointer").asText()).isEqualTo("/events/2/type");
+    assertThat(app.head()).isEqualTo(before);
+  }
+
+  @Test
+  void an_idempotent_retry_gets_the_first_response_and_another_body_is_a_conflict()
+      throws Exception {
+    long before = app.head();
+    String key = "order-" + Ids.newId();
+    HttpResponse<String> first =
+        app.post(body(settings("a"), settings("b")), ApiApp.ALEX, Map.of("Idempotency-Key", key));
+    HttpResponse<String> retry =
+        app.post(body(settings("a"), settings("b")), ApiApp.ALEX, Map.of("Idempotency-Key", key));
+    HttpResponse<String> other =
+        app.post(body(settings("c")), ApiApp.ALEX, Map.of("Idempotency-Key", key));
+
+    assertThat(first.statusCode()).isEqualTo(201);
+    assertThat(retry.statusCode()).isEqualTo(201);
+    assertThat(retry.body()).isEqualTo(first.body());
+    assertThat(retry.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+    assertThat(other.statusCode()).isEqualTo(409);
+    assertThat(json(other).get("type").asText()).isEqualTo("idempotency_conflict");
+    assertThat(app.head()).isEqualTo(before + 2);
+
+    // The same key from another token is another key.
+    HttpResponse<String> samsOwn =
+        app.post(body(settings("a"), settings("b")), ApiApp.SAM, Map.of("Idempotency-Key", key));
+    assertThat(samsOwn.statusCode()).as("sam may not append at all").isEqualTo(403);
+  }
+
+  @Test
+  void concurrent_requests_with_one_key_append_once_and_all_get_the_same_response()
+      throws Exception {
+    long before = app.head();
+    String key = "burst-" + Ids.newId();
+    String request = body(settings("burst"));
+    ExecutorService pool = Executors.newFixedThreadPool(8);
+    try {
+      List<Future<HttpResponse<String>>> answers = new ArrayList<>();
+      for (int i = 0; i < 8; i++) {
+        answers.add(
+            pool.submit(() -> app.post(request, ApiApp.ALEX, Map.of("Idempotency-Key", key))));
+      }
+      List<String> bodies = new ArrayList<>();
+      for (Future<HttpResponse<String>> f : answers) {
+        HttpResponse<String> r = f.get(60, TimeUnit.SECONDS);
+        assertThat(r.statusCode()).isEqualTo(201);
+        bodies.add(r.body());
+      }
+      assertThat(bodies).containsOnly(bodies.get(0));
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(app.head()).isEqualTo(before + 1);
+  }
+}
