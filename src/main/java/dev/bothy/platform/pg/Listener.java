@@ -39,6 +39,10 @@ public final class Listener implements AutoCloseable {
   private final Duration backoffCap;
   private final Consumer<String> onNotification;
   private final Runnable onConnected;
+  // SQL text on purpose: jOOQ has no LISTEN statement, and LISTEN takes no bind parameters; the
+  // channel was checked to be a plain identifier.
+  private static final String LISTEN = "LISTEN ";
+
   private final Thread thread;
   private volatile boolean running = true;
   private volatile Connection current;
@@ -87,8 +91,7 @@ public final class Listener implements AutoCloseable {
       try (Connection c = open()) {
         current = c;
         try (Statement st = c.createStatement()) {
-          // LISTEN takes no bind parameters; the channel was checked to be a plain identifier.
-          st.execute("LISTEN " + channel);
+          st.execute(LISTEN + channel);
         }
         LOG.info(
             "listening: channel={} application_name={}", channel, connection.applicationName());

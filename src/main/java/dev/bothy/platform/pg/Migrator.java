@@ -4,6 +4,8 @@ import dev.bothy.kernel.BothyException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import javax.sql.DataSource;
 import liquibase.Scope;
 import liquibase.UpdateSummaryOutputEnum;
@@ -15,6 +17,11 @@ import liquibase.database.Database;
 import liquibase.database.DatabaseFactory;
 import liquibase.database.jvm.JdbcConnection;
 import liquibase.resource.ClassLoaderResourceAccessor;
+import org.jooq.Field;
+import org.jooq.SQLDialect;
+import org.jooq.Table;
+import org.jooq.exception.DataAccessException;
+import org.jooq.impl.DSL;
 
 /**
  * Applies Bothy's Liquibase changelog, packaged in the jar under {@value #CHANGELOG}.
@@ -41,10 +48,11 @@ public final class Migrator {
   public static final String MIN_SERVER_VERSION = "0.1.0-SNAPSHOT";
 
   // Liquibase's bookkeeping table is not part of the generated model (CodeGen excludes it), so
-  // this reads it with plain SQL. Changeset ids start with their number: 0002-instance.
-  private static final String APPLIED_SCHEMA_VERSION =
-      "select coalesce(max(substring(id from '^[0-9]+')::bigint), 0)"
-          + " from databasechangelog where author = 'bothy'";
+  // its table and columns are named here. Changeset ids start with their number: 0002-instance.
+  private static final Table<?> CHANGELOG_TABLE = DSL.table(DSL.name("databasechangelog"));
+  private static final Field<String> CHANGESET_ID = DSL.field(DSL.name("id"), String.class);
+  private static final Field<String> CHANGESET_AUTHOR = DSL.field(DSL.name("author"), String.class);
+  private static final Pattern LEADING_NUMBER = Pattern.compile("^[0-9]+");
 
   private Migrator() {}
 
@@ -56,12 +64,20 @@ public final class Migrator {
    * @throws BothyException {@code unavailable} when the database cannot be read
    */
   public static long appliedSchemaVersion(DataSource dataSource) {
-    try (Connection connection = dataSource.getConnection();
-        java.sql.Statement st = connection.createStatement();
-        java.sql.ResultSet rs = st.executeQuery(APPLIED_SCHEMA_VERSION)) {
-      rs.next();
-      return rs.getLong(1);
-    } catch (SQLException e) {
+    try (Connection connection = dataSource.getConnection()) {
+      return DSL
+          .using(connection, SQLDialect.POSTGRES)
+          .select(CHANGESET_ID)
+          .from(CHANGELOG_TABLE)
+          .where(CHANGESET_AUTHOR.eq("bothy"))
+          .fetch(CHANGESET_ID)
+          .stream()
+          .map(LEADING_NUMBER::matcher)
+          .filter(Matcher::find)
+          .mapToLong(m -> Long.parseLong(m.group()))
+          .max()
+          .orElse(0L);
+    } catch (SQLException | DataAccessException e) {
       throw BothyException.unavailable("cannot read the applied schema version", e);
     }
   }

@@ -38,7 +38,9 @@ public final class PgUnitOfWork implements UnitOfWork {
   private static final Logger LOG = LoggerFactory.getLogger(PgUnitOfWork.class);
   private static final ThreadLocal<Unit> CURRENT = new ThreadLocal<>();
 
-  // One round trip for the three timeouts; set_config(..., true) is SET LOCAL.
+  // SQL text on purpose: it runs on the raw connection before the unit's DSL context exists, once
+  // per unit of work (the hottest statement there is), as one prepared round trip for the three
+  // timeouts; set_config(..., true) is SET LOCAL, which jOOQ has no statement for.
   private static final String SET_LOCAL_TIMEOUTS =
       "select set_config('statement_timeout', ?, true),"
           + " set_config('lock_timeout', ?, true),"

@@ -10,10 +10,14 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.Optional;
+import org.jooq.Field;
 import org.jooq.impl.DSL;
 
 /** The store of {@code api_idempotency_keys}, through the current unit's transaction. */
 public final class JooqIdempotencyRepository implements IdempotencyRepository {
+  // ctid picks the batch of a DELETE ... LIMIT: the table has no single-column key. It is a
+  // system column, so the generated model has no field for it; it is named, not written as SQL.
+  private static final Field<Object> CTID = DSL.field(DSL.name("ctid"));
 
   /** Creates the store; it reaches the current transaction through {@link PgTx}. */
   public JooqIdempotencyRepository() {}
@@ -54,16 +58,14 @@ public final class JooqIdempotencyRepository implements IdempotencyRepository {
 
   @Override
   public int deleteOlderThan(Instant before, int limit) {
-    // ctid picks the batch: the table has no single-column key to limit a DELETE by.
     return PgTx.dsl()
         .deleteFrom(API_IDEMPOTENCY_KEYS)
         .where(
-            DSL.field("ctid")
-                .in(
-                    DSL.select(DSL.field("ctid"))
-                        .from(API_IDEMPOTENCY_KEYS)
-                        .where(API_IDEMPOTENCY_KEYS.CREATED_AT.lt(utc(before)))
-                        .limit(limit)))
+            CTID.in(
+                DSL.select(CTID)
+                    .from(API_IDEMPOTENCY_KEYS)
+                    .where(API_IDEMPOTENCY_KEYS.CREATED_AT.lt(utc(before)))
+                    .limit(limit)))
         .execute();
   }
 

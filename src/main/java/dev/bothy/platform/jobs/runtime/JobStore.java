@@ -1,5 +1,21 @@
 package dev.bothy.platform.jobs.runtime;
 
+import static dev.bothy.db.Tables.JOBS;
+import static org.jooq.impl.DSL.arrayGet;
+import static org.jooq.impl.DSL.generateSeries;
+import static org.jooq.impl.DSL.inline;
+import static org.jooq.impl.DSL.jsonbGetAttributeAsText;
+import static org.jooq.impl.DSL.jsonbGetElement;
+import static org.jooq.impl.DSL.jsonbObject;
+import static org.jooq.impl.DSL.key;
+import static org.jooq.impl.DSL.lateral;
+import static org.jooq.impl.DSL.name;
+import static org.jooq.impl.DSL.select;
+import static org.jooq.impl.DSL.selectDistinct;
+import static org.jooq.impl.DSL.val;
+import static org.jooq.impl.DSL.when;
+
+import dev.bothy.db.tables.records.JobsRecord;
 import dev.bothy.platform.jobs.JobError;
 import dev.bothy.platform.jobs.JobState;
 import dev.bothy.platform.jobs.JobView;
@@ -16,16 +32,21 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import org.jooq.CommonTableExpression;
+import org.jooq.Condition;
+import org.jooq.Field;
+import org.jooq.JSONB;
 import org.jooq.Record;
-import org.jooq.Result;
+import org.jooq.Record1;
+import org.jooq.Record3;
+import org.jooq.Table;
+import org.jooq.impl.DSL;
+import org.jooq.impl.SQLDataType;
 
 /**
- * Every statement the job runtime sends, each run in the caller's unit of work ({@link
- * PgTx#dsl()}). The module README lists what each operation costs.
- *
- * <p>The statements are plain SQL with bind values only: the batch insert and the fetch need {@code
- * unnest}, {@code ON CONFLICT ... WHERE}, {@code FOR UPDATE SKIP LOCKED} and {@code pg_notify}
- * together, and one style for all of them reads better than two.
+ * Every statement the job runtime sends, each run in the caller's unit of work ({@link PgTx#dsl()})
+ * and written with jOOQ over the generated {@code JOBS} table, so a renamed or retyped column fails
+ * the compile. The module README lists what each operation costs.
  */
 final class JobStore {
   /** The NOTIFY channel of inserts; the payload is the queue. */
@@ -34,83 +55,20 @@ final class JobStore {
   /** The advisory lock of the maintenance (rescuer, cleaner, periodic jobs). */
   static final long MAINTENANCE_LOCK_KEY = 0x626f7468795f6a62L;
 
-  private static final String INSERT =
-      "with inserted as (insert into jobs (id, kind, queue, args, state, max_attempts, priority,"
-          + " scheduled_at, created_at, unique_key)"
-          + " select i.id, i.kind, i.queue, i.args::jsonb, i.state, i.max_attempts, i.priority,"
-          + " i.scheduled_at, ?::timestamptz, i.unique_key"
-          + " from unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::text[], ?::int[],"
-          + " ?::smallint[], ?::timestamptz[], ?::text[])"
-          + " as i(id, kind, queue, args, state, max_attempts, priority, scheduled_at, unique_key)"
-          + " on conflict (kind, unique_key) where unique_key is not null do nothing"
-          + " returning id, queue, state)"
-          + " select id, null::text from inserted"
-          + " union all select null, pg_notify('"
-          + CHANNEL
-          + "', q.queue)::text from (select distinct queue from inserted"
-          + " where state = 'available') q";
-
-  private static final String FETCH =
-      "update jobs set state = 'running', attempt = attempt + 1, attempted_at = ?::timestamptz,"
-          + " attempted_by = ? where id in (select id from jobs where queue = ?"
-          + " and state in ('available', 'scheduled', 'retryable') and scheduled_at <= ?::timestamptz"
-          + " order by priority, scheduled_at, id limit ? for update skip locked)"
-          + " returning id, kind, args::text, attempt, max_attempts, scheduled_at";
-
-  private static final String ERROR_ENTRY =
-      "jsonb_build_array(jsonb_build_object('at', ?::timestamptz, 'attempt', attempt, 'kind', ?,"
-          + " 'error', ?::text, 'message', ?::text))";
-
-  private static final String COMPLETE =
-      "update jobs set state = 'completed', finalized_at = ?::timestamptz"
-          + " where id = any(?::uuid[]) and state = 'running' and attempted_by = ?";
-
-  private static final String FAIL =
-      "update jobs set state = case when attempt >= max_attempts then 'discarded' else 'retryable'"
-          + " end, scheduled_at = case when attempt >= max_attempts then scheduled_at"
-          + " else ?::timestamptz end, finalized_at = case when attempt >= max_attempts then"
-          + " ?::timestamptz end, errors = errors || "
-          + ERROR_ENTRY
-          + " where id = ? and state = 'running' and attempted_by = ? returning state";
-
-  private static final String SNOOZE =
-      "update jobs set state = 'scheduled', attempt = attempt - 1, scheduled_at = ?::timestamptz"
-          + " where id = ? and state = 'running' and attempted_by = ?";
-
-  private static final String CANCEL_BY_WORK =
-      "update jobs set state = 'cancelled', finalized_at = ?::timestamptz, errors = errors || "
-          + ERROR_ENTRY
-          + " where id = ? and state = 'running' and attempted_by = ?";
-
-  private static final String HAND_BACK =
-      "update jobs set state = 'available', attempt = greatest(attempt - 1, 0),"
-          + " attempted_by = null where state = 'running' and attempted_by = ?";
-
-  private static final String RESCUE =
-      "update jobs set state = case when attempt >= max_attempts then 'discarded' else 'retryable'"
-          + " end, finalized_at = case when attempt >= max_attempts then ?::timestamptz end,"
-          + " scheduled_at = ?::timestamptz, attempted_by = null, errors = errors || "
-          + ERROR_ENTRY
-          + " where state = 'running' and attempted_at < ?::timestamptz";
-
-  private static final String CLEAN =
-      "delete from jobs where id in (select id from jobs where state = any(?::text[])"
-          + " and finalized_at < ?::timestamptz limit ?)";
-
-  private static final String COLUMNS =
-      "id, kind, queue, state, attempt, max_attempts, priority, args::text, created_at,"
-          + " scheduled_at, attempted_at, attempted_by, finalized_at, unique_key";
-
-  private static final String ERRORS =
-      "select j.id, e.at, e.attempt, e.kind, e.error, e.message from jobs j,"
-          + " rows from (jsonb_to_recordset(j.errors)"
-          + " as (at timestamptz, attempt int, kind text, error text, message text))"
-          + " with ordinality as e(at, attempt, kind, error, message, ord)"
-          + " where j.id = any(?::uuid[]) order by j.id, e.ord";
+  private static final Condition RUNNING = JOBS.STATE.eq(JobState.RUNNING.code());
+  private static final Condition LAST_ATTEMPT = JOBS.ATTEMPT.ge(JOBS.MAX_ATTEMPTS);
+  private static final List<String> FETCHABLE =
+      List.of(JobState.AVAILABLE.code(), JobState.SCHEDULED.code(), JobState.RETRYABLE.code());
 
   JobStore() {}
 
-  /** Inserts rows, skipping unique-key duplicates; returns the ids that were inserted. */
+  /**
+   * Inserts rows in one statement, skipping unique-key duplicates, and notifies {@link #CHANNEL}
+   * once per queue that got an available job; returns the ids that were inserted.
+   *
+   * <p>The rows travel as one array per column (nine binds whatever the batch size, so a batch
+   * never meets the protocol's bind limit); the select reads element {@code i} of each.
+   */
   Set<UUID> insert(List<NewJob> jobs, Instant now) {
     int n = jobs.size();
     UUID[] ids = new UUID[n];
@@ -134,50 +92,114 @@ final class JobStore {
       scheduled[i] = utc(j.scheduledAt());
       uniqueKeys[i] = j.uniqueKey().orElse(null);
     }
-    Set<UUID> inserted = new HashSet<>();
+    Table<Record1<Integer>> rows = generateSeries(1, n).as("r", "i");
+    Field<Integer> i = rows.field(0, Integer.class);
+    CommonTableExpression<Record3<UUID, String, String>> inserted =
+        name("inserted")
+            .as(
+                DSL.insertInto(
+                        JOBS,
+                        JOBS.ID,
+                        JOBS.KIND,
+                        JOBS.QUEUE,
+                        JOBS.ARGS,
+                        JOBS.STATE,
+                        JOBS.MAX_ATTEMPTS,
+                        JOBS.PRIORITY,
+                        JOBS.SCHEDULED_AT,
+                        JOBS.CREATED_AT,
+                        JOBS.UNIQUE_KEY)
+                    .select(
+                        select(
+                                arrayGet(val(ids), i),
+                                arrayGet(val(kinds), i),
+                                arrayGet(val(queues), i),
+                                arrayGet(val(args), i).cast(SQLDataType.JSONB),
+                                arrayGet(val(states), i),
+                                arrayGet(val(maxAttempts), i),
+                                arrayGet(val(priorities), i),
+                                arrayGet(val(scheduled), i),
+                                val(utc(now)),
+                                arrayGet(val(uniqueKeys), i))
+                            .from(rows))
+                    .onConflict(JOBS.KIND, JOBS.UNIQUE_KEY)
+                    .where(JOBS.UNIQUE_KEY.isNotNull())
+                    .doNothing()
+                    .returningResult(JOBS.ID, JOBS.QUEUE, JOBS.STATE));
+    Field<UUID> insertedId = inserted.field(JOBS.ID);
+    Field<String> insertedQueue = inserted.field(JOBS.QUEUE);
+    Field<String> insertedState = inserted.field(JOBS.STATE);
+    // pg_notify runs in the same statement, once per queue; PostgreSQL sends it only on commit.
+    Table<Record1<String>> woken =
+        selectDistinct(insertedQueue)
+            .from(inserted)
+            .where(insertedState.eq(JobState.AVAILABLE.code()))
+            .asTable("woken");
+    Field<String> notified =
+        DSL.function(
+                "pg_notify",
+                String.class,
+                inline(CHANNEL),
+                woken.field(insertedQueue.getName(), String.class))
+            .cast(SQLDataType.CLOB);
+    Set<UUID> result = new HashSet<>();
     for (Record r :
         PgTx.dsl()
-            .resultQuery(
-                INSERT,
-                utc(now),
-                ids,
-                kinds,
-                queues,
-                args,
-                states,
-                maxAttempts,
-                priorities,
-                scheduled,
-                uniqueKeys)
+            .with(inserted)
+            .select(insertedId, DSL.castNull(SQLDataType.CLOB))
+            .from(inserted)
+            .unionAll(select(DSL.castNull(SQLDataType.UUID), notified).from(woken))
             .fetch()) {
       UUID id = r.get(0, UUID.class);
       if (id != null) {
-        inserted.add(id);
+        result.add(id);
       }
     }
-    return inserted;
+    return result;
   }
 
   /** Moves up to {@code limit} due jobs of a queue to running for this client. */
   List<FetchedJob> fetch(String queue, int limit, Instant now, String clientId) {
-    List<FetchedJob> jobs = new ArrayList<>();
-    for (Record r :
-        PgTx.dsl().resultQuery(FETCH, utc(now), clientId, queue, utc(now), limit).fetch()) {
-      jobs.add(
-          new FetchedJob(
-              r.get(0, UUID.class),
-              r.get(1, String.class),
-              r.get(2, String.class),
-              r.get(3, Integer.class),
-              r.get(4, Integer.class),
-              r.get(5, OffsetDateTime.class).toInstant()));
-    }
-    return jobs;
+    return PgTx.dsl()
+        .update(JOBS)
+        .set(JOBS.STATE, JobState.RUNNING.code())
+        .set(JOBS.ATTEMPT, JOBS.ATTEMPT.plus(1))
+        .set(JOBS.ATTEMPTED_AT, utc(now))
+        .set(JOBS.ATTEMPTED_BY, clientId)
+        .where(
+            JOBS.ID.in(
+                select(JOBS.ID)
+                    .from(JOBS)
+                    .where(JOBS.QUEUE.eq(queue))
+                    .and(JOBS.STATE.in(FETCHABLE))
+                    .and(JOBS.SCHEDULED_AT.le(utc(now)))
+                    .orderBy(JOBS.PRIORITY, JOBS.SCHEDULED_AT, JOBS.ID)
+                    .limit(limit)
+                    .forUpdate()
+                    .skipLocked()))
+        .returning(
+            JOBS.ID, JOBS.KIND, JOBS.ARGS, JOBS.ATTEMPT, JOBS.MAX_ATTEMPTS, JOBS.SCHEDULED_AT)
+        .fetch(
+            r ->
+                new FetchedJob(
+                    r.getId(),
+                    r.getKind(),
+                    r.getArgs().data(),
+                    r.getAttempt(),
+                    r.getMaxAttempts(),
+                    r.getScheduledAt().toInstant()));
   }
 
   /** Completes this client's running jobs among {@code ids}; returns how many. */
   int complete(List<UUID> ids, Instant now, String clientId) {
-    return PgTx.dsl().query(COMPLETE, utc(now), ids.toArray(UUID[]::new), clientId).execute();
+    return PgTx.dsl()
+        .update(JOBS)
+        .set(JOBS.STATE, JobState.COMPLETED.code())
+        .set(JOBS.FINALIZED_AT, utc(now))
+        .where(JOBS.ID.eq(DSL.any(val(ids.toArray(UUID[]::new)))))
+        .and(RUNNING)
+        .and(JOBS.ATTEMPTED_BY.eq(clientId))
+        .execute();
   }
 
   /**
@@ -187,174 +209,245 @@ final class JobStore {
    */
   Optional<JobState> fail(
       UUID id, String clientId, Instant now, Instant retryAt, ErrorEntry error) {
-    Record r =
-        PgTx.dsl()
-            .resultQuery(
-                FAIL,
-                utc(retryAt),
-                utc(now),
-                utc(now),
-                error.kind(),
-                error.error(),
-                error.message(),
-                id,
-                clientId)
-            .fetchOne();
-    return r == null ? Optional.empty() : Optional.of(JobState.fromCode(r.get(0, String.class)));
+    return PgTx.dsl()
+        .update(JOBS)
+        .set(
+            JOBS.STATE,
+            when(LAST_ATTEMPT, inline(JobState.DISCARDED.code()))
+                .otherwise(inline(JobState.RETRYABLE.code())))
+        .set(JOBS.SCHEDULED_AT, when(LAST_ATTEMPT, JOBS.SCHEDULED_AT).otherwise(val(utc(retryAt))))
+        .set(
+            JOBS.FINALIZED_AT,
+            when(LAST_ATTEMPT, val(utc(now))).otherwise(DSL.castNull(JOBS.FINALIZED_AT)))
+        .set(JOBS.ERRORS, appendError(now, error))
+        .where(JOBS.ID.eq(id))
+        .and(RUNNING)
+        .and(JOBS.ATTEMPTED_BY.eq(clientId))
+        .returning(JOBS.STATE)
+        .fetchOptional()
+        .map(r -> JobState.fromCode(r.getState()));
   }
 
   /** Schedules a running job again at {@code at} without counting the attempt. */
   boolean snooze(UUID id, String clientId, Instant at) {
-    return PgTx.dsl().query(SNOOZE, utc(at), id, clientId).execute() == 1;
+    return PgTx.dsl()
+            .update(JOBS)
+            .set(JOBS.STATE, JobState.SCHEDULED.code())
+            .set(JOBS.ATTEMPT, JOBS.ATTEMPT.minus(1))
+            .set(JOBS.SCHEDULED_AT, utc(at))
+            .where(JOBS.ID.eq(id))
+            .and(RUNNING)
+            .and(JOBS.ATTEMPTED_BY.eq(clientId))
+            .execute()
+        == 1;
   }
 
   /** Cancels a running job at its work function's request. */
   boolean cancelByWork(UUID id, String clientId, Instant now, String reason) {
     return PgTx.dsl()
-            .query(CANCEL_BY_WORK, utc(now), utc(now), "cancelled", "", reason, id, clientId)
+            .update(JOBS)
+            .set(JOBS.STATE, JobState.CANCELLED.code())
+            .set(JOBS.FINALIZED_AT, utc(now))
+            .set(JOBS.ERRORS, appendError(now, new ErrorEntry("cancelled", "", reason)))
+            .where(JOBS.ID.eq(id))
+            .and(RUNNING)
+            .and(JOBS.ATTEMPTED_BY.eq(clientId))
             .execute()
         == 1;
   }
 
   /** Hands this client's running jobs back as available, their attempt not counted. */
   int handBack(String clientId) {
-    return PgTx.dsl().query(HAND_BACK, clientId).execute();
+    return PgTx.dsl()
+        .update(JOBS)
+        .set(JOBS.STATE, JobState.AVAILABLE.code())
+        .set(JOBS.ATTEMPT, DSL.greatest(JOBS.ATTEMPT.minus(1), inline(0)))
+        .setNull(JOBS.ATTEMPTED_BY)
+        .where(RUNNING)
+        .and(JOBS.ATTEMPTED_BY.eq(clientId))
+        .execute();
   }
 
   /** Takes back jobs running since before {@code cutoff}. */
   int rescue(Instant now, Instant cutoff, String message) {
     return PgTx.dsl()
-        .query(RESCUE, utc(now), utc(now), utc(now), "rescued", "", message, utc(cutoff))
+        .update(JOBS)
+        .set(
+            JOBS.STATE,
+            when(LAST_ATTEMPT, inline(JobState.DISCARDED.code()))
+                .otherwise(inline(JobState.RETRYABLE.code())))
+        .set(
+            JOBS.FINALIZED_AT,
+            when(LAST_ATTEMPT, val(utc(now))).otherwise(DSL.castNull(JOBS.FINALIZED_AT)))
+        .set(JOBS.SCHEDULED_AT, utc(now))
+        .setNull(JOBS.ATTEMPTED_BY)
+        .set(JOBS.ERRORS, appendError(now, new ErrorEntry("rescued", "", message)))
+        .where(RUNNING)
+        .and(JOBS.ATTEMPTED_AT.lt(utc(cutoff)))
         .execute();
   }
 
   /** Deletes up to {@code limit} jobs in {@code states} finished before {@code before}. */
   int clean(List<JobState> states, Instant before, int limit) {
-    String[] codes = states.stream().map(JobState::code).toArray(String[]::new);
-    return PgTx.dsl().query(CLEAN, codes, utc(before), limit).execute();
+    List<String> codes = states.stream().map(JobState::code).toList();
+    return PgTx.dsl()
+        .deleteFrom(JOBS)
+        .where(
+            JOBS.ID.in(
+                select(JOBS.ID)
+                    .from(JOBS)
+                    .where(JOBS.STATE.in(codes))
+                    .and(JOBS.FINALIZED_AT.lt(utc(before)))
+                    .limit(limit)))
+        .execute();
   }
 
   /** Takes the maintenance lock for the rest of the unit, or says another worker holds it. */
   boolean tryLockMaintenance() {
     return Boolean.TRUE.equals(
         PgTx.dsl()
-            .resultQuery("select pg_try_advisory_xact_lock(?)", MAINTENANCE_LOCK_KEY)
+            .select(
+                DSL.function("pg_try_advisory_xact_lock", Boolean.class, val(MAINTENANCE_LOCK_KEY)))
             .fetchOne(0, Boolean.class));
   }
 
   /** Lists jobs, newest first. */
   List<JobView> list(Optional<JobState> state, Optional<String> kind, int limit) {
-    Result<Record> rows =
-        PgTx.dsl()
-            .resultQuery(
-                "select "
-                    + COLUMNS
-                    + " from jobs where (?::text is null or state = ?::text)"
-                    + " and (?::text is null or kind = ?::text) order by id desc limit ?",
-                state.map(JobState::code).orElse(null),
-                state.map(JobState::code).orElse(null),
-                kind.orElse(null),
-                kind.orElse(null),
-                limit)
-            .fetch();
-    return views(rows);
+    Condition where = DSL.noCondition();
+    if (state.isPresent()) {
+      where = where.and(JOBS.STATE.eq(state.get().code()));
+    }
+    if (kind.isPresent()) {
+      where = where.and(JOBS.KIND.eq(kind.get()));
+    }
+    return views(
+        PgTx.dsl().selectFrom(JOBS).where(where).orderBy(JOBS.ID.desc()).limit(limit).fetch());
   }
 
   /** One job, locked for the rest of the unit when {@code forUpdate}. */
   Optional<JobView> find(UUID id, boolean forUpdate) {
-    Result<Record> rows =
-        PgTx.dsl()
-            .resultQuery(
-                "select " + COLUMNS + " from jobs where id = ?" + (forUpdate ? " for update" : ""),
-                id)
-            .fetch();
-    return views(rows).stream().findFirst();
+    var query = PgTx.dsl().selectFrom(JOBS).where(JOBS.ID.eq(id));
+    return views(forUpdate ? query.forUpdate().fetch() : query.fetch()).stream().findFirst();
   }
 
   /** Makes a job available now with its attempts counted from zero. */
   void retry(UUID id, Instant now) {
     PgTx.dsl()
-        .query(
-            "update jobs set state = 'available', attempt = 0, scheduled_at = ?::timestamptz,"
-                + " finalized_at = null, attempted_by = null where id = ?",
-            utc(now),
-            id)
+        .update(JOBS)
+        .set(JOBS.STATE, JobState.AVAILABLE.code())
+        .set(JOBS.ATTEMPT, 0)
+        .set(JOBS.SCHEDULED_AT, utc(now))
+        .setNull(JOBS.FINALIZED_AT)
+        .setNull(JOBS.ATTEMPTED_BY)
+        .where(JOBS.ID.eq(id))
         .execute();
   }
 
   /** Cancels a job that has not finished. */
   void cancel(UUID id, Instant now, String reason) {
     PgTx.dsl()
-        .query(
-            "update jobs set state = 'cancelled', finalized_at = ?::timestamptz,"
-                + " attempted_by = null, errors = errors || "
-                + ERROR_ENTRY
-                + " where id = ?",
-            utc(now),
-            utc(now),
-            "cancelled",
-            "",
-            reason,
-            id)
+        .update(JOBS)
+        .set(JOBS.STATE, JobState.CANCELLED.code())
+        .set(JOBS.FINALIZED_AT, utc(now))
+        .setNull(JOBS.ATTEMPTED_BY)
+        .set(JOBS.ERRORS, appendError(now, new ErrorEntry("cancelled", "", reason)))
+        .where(JOBS.ID.eq(id))
         .execute();
   }
 
   /** Counts jobs by queue and state. */
   List<QueueCount> counts() {
-    List<QueueCount> counts = new ArrayList<>();
-    for (Record r :
-        PgTx.dsl()
-            .resultQuery(
-                "select queue, state, count(*) from jobs group by queue, state order by 1, 2")
-            .fetch()) {
-      counts.add(
-          new QueueCount(
-              r.get(0, String.class),
-              JobState.fromCode(r.get(1, String.class)),
-              r.get(2, Long.class)));
-    }
-    return counts;
+    return PgTx.dsl()
+        .select(JOBS.QUEUE, JOBS.STATE, DSL.count())
+        .from(JOBS)
+        .groupBy(JOBS.QUEUE, JOBS.STATE)
+        .orderBy(JOBS.QUEUE, JOBS.STATE)
+        .fetch(r -> new QueueCount(r.value1(), JobState.fromCode(r.value2()), r.value3()));
   }
 
-  private List<JobView> views(Result<Record> rows) {
+  // errors || [entry]: jsonb_insert after the last element appends to the history array.
+  private static Field<JSONB> appendError(Instant now, ErrorEntry error) {
+    Field<JSONB> entry =
+        jsonbObject(
+            key("at").value(val(utc(now))),
+            key("attempt").value(JOBS.ATTEMPT),
+            key("kind").value(val(error.kind())),
+            key("error").value(val(error.error())),
+            key("message").value(val(error.message())));
+    return DSL.function(
+        "jsonb_insert",
+        SQLDataType.JSONB,
+        JOBS.ERRORS,
+        val(new String[] {"-1"}),
+        entry,
+        inline(true));
+  }
+
+  private List<JobView> views(List<JobsRecord> rows) {
     if (rows.isEmpty()) {
       return List.of();
     }
-    UUID[] ids = rows.stream().map(r -> r.get(0, UUID.class)).toArray(UUID[]::new);
-    Map<UUID, List<JobError>> errors = new LinkedHashMap<>();
-    for (Record e : PgTx.dsl().resultQuery(ERRORS, (Object) ids).fetch()) {
-      errors
-          .computeIfAbsent(e.get(0, UUID.class), k -> new ArrayList<>())
-          .add(
-              new JobError(
-                  e.get(1, OffsetDateTime.class).toInstant(),
-                  e.get(2, Integer.class),
-                  e.get(3, String.class),
-                  Optional.ofNullable(e.get(4, String.class)).orElse(""),
-                  Optional.ofNullable(e.get(5, String.class)).orElse("")));
-    }
+    Map<UUID, List<JobError>> errors =
+        errorHistories(rows.stream().map(JobsRecord::getId).toList());
     List<JobView> views = new ArrayList<>();
-    for (Record r : rows) {
-      UUID id = r.get(0, UUID.class);
+    for (JobsRecord r : rows) {
       views.add(
           new JobView(
-              id,
-              r.get(1, String.class),
-              r.get(2, String.class),
-              JobState.fromCode(r.get(3, String.class)),
-              r.get(4, Integer.class),
-              r.get(5, Integer.class),
-              r.get(6, Integer.class),
-              r.get(7, String.class),
-              r.get(8, OffsetDateTime.class).toInstant(),
-              r.get(9, OffsetDateTime.class).toInstant(),
-              Optional.ofNullable(r.get(10, OffsetDateTime.class)).map(OffsetDateTime::toInstant),
-              Optional.ofNullable(r.get(11, String.class)),
-              Optional.ofNullable(r.get(12, OffsetDateTime.class)).map(OffsetDateTime::toInstant),
-              Optional.ofNullable(r.get(13, String.class)),
-              errors.getOrDefault(id, List.of())));
+              r.getId(),
+              r.getKind(),
+              r.getQueue(),
+              JobState.fromCode(r.getState()),
+              r.getAttempt(),
+              r.getMaxAttempts(),
+              r.getPriority().intValue(),
+              r.getArgs().data(),
+              r.getCreatedAt().toInstant(),
+              r.getScheduledAt().toInstant(),
+              Optional.ofNullable(r.getAttemptedAt()).map(OffsetDateTime::toInstant),
+              Optional.ofNullable(r.getAttemptedBy()),
+              Optional.ofNullable(r.getFinalizedAt()).map(OffsetDateTime::toInstant),
+              Optional.ofNullable(r.getUniqueKey()),
+              errors.getOrDefault(r.getId(), List.of())));
     }
     return views;
+  }
+
+  // The entries are read by PostgreSQL, one row per element in array order, so the module needs no
+  // JSON library: element k of errors for k in 0 .. jsonb_array_length(errors) - 1.
+  private static Map<UUID, List<JobError>> errorHistories(List<UUID> ids) {
+    Table<Record1<Integer>> positions =
+        lateral(
+                generateSeries(
+                    inline(0),
+                    DSL.function("jsonb_array_length", Integer.class, JOBS.ERRORS).minus(1)))
+            .as("e", "k");
+    Field<Integer> k = positions.field(0, Integer.class);
+    Field<JSONB> entry = jsonbGetElement(JOBS.ERRORS, k);
+    Map<UUID, List<JobError>> errors = new LinkedHashMap<>();
+    PgTx.dsl()
+        .select(
+            JOBS.ID,
+            jsonbGetAttributeAsText(entry, "at").cast(SQLDataType.TIMESTAMPWITHTIMEZONE),
+            jsonbGetAttributeAsText(entry, "attempt").cast(SQLDataType.INTEGER),
+            jsonbGetAttributeAsText(entry, "kind"),
+            jsonbGetAttributeAsText(entry, "error"),
+            jsonbGetAttributeAsText(entry, "message"))
+        .from(JOBS)
+        .crossJoin(positions)
+        .where(JOBS.ID.eq(DSL.any(val(ids.toArray(UUID[]::new)))))
+        .orderBy(JOBS.ID, k)
+        .forEach(
+            e ->
+                errors
+                    .computeIfAbsent(e.value1(), id -> new ArrayList<>())
+                    .add(
+                        new JobError(
+                            e.value2().toInstant(),
+                            e.value3(),
+                            e.value4(),
+                            Optional.ofNullable(e.value5()).orElse(""),
+                            Optional.ofNullable(e.value6()).orElse(""))));
+    return errors;
   }
 
   private static OffsetDateTime utc(Instant instant) {

@@ -1,83 +1,93 @@
 package dev.bothy.sync.adapters.postgres;
 
+import static dev.bothy.db.Tables.EVENT_CONSUMER_CURSORS;
+import static dev.bothy.db.Tables.EVENT_LOG;
+
 import dev.bothy.platform.pg.PgTx;
 import dev.bothy.sync.ConsumerName;
 import dev.bothy.sync.app.ConsumerCursorRepository;
 import java.time.Instant;
 import java.time.OffsetDateTime;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
-import org.jooq.Record;
+import org.jooq.impl.DSL;
 
 /**
- * The store of {@code event_consumer_cursors}. The reads of {@code event_log} here (the head for a
- * new row, the oldest event after a cursor) read every event without a permission filter, like the
- * log tail: consumer jobs check the receiver's permissions before they send.
+ * The store of {@code event_consumer_cursors}, written with jOOQ over the generated tables. The
+ * reads of {@code event_log} here (the head for a new row, the oldest event after a cursor) read
+ * every event without a permission filter, like the log tail: consumer jobs check the receiver's
+ * permissions before they send.
  */
 public final class JooqConsumerCursorRepository implements ConsumerCursorRepository {
-  // A reader that sees seq = k sees every smaller number, and uncommitted units hold larger ones,
-  // so max(seq) is a safe start: the consumer processes exactly what commits after it.
-  private static final String ENSURE =
-      "insert into event_consumer_cursors (name, last_seq)"
-          + " select ?, coalesce(max(seq), 0) from event_log on conflict (name) do nothing";
-
-  private static final String LOCK =
-      "select last_seq from event_consumer_cursors where name = ? for update skip locked";
-
-  private static final String ADVANCE =
-      "update event_consumer_cursors set last_seq = ?, updated_at = now() where name = ?";
-
-  private static final String LIST =
-      "select name, last_seq, updated_at from event_consumer_cursors order by name";
-
-  private static final String OLDEST_AFTER =
-      "select occurred_at from event_log where seq > ? order by seq limit 1";
 
   /** Creates the store; it reaches the current transaction through {@link PgTx}. */
   public JooqConsumerCursorRepository() {}
 
   @Override
   public void ensureAtHead(ConsumerName name) {
-    PgTx.dsl().query(ENSURE, name.value()).execute();
+    // A reader that sees seq = k sees every smaller number, and uncommitted units hold larger
+    // ones, so max(seq) is a safe start: the consumer processes exactly what commits after it.
+    PgTx.dsl()
+        .insertInto(
+            EVENT_CONSUMER_CURSORS, EVENT_CONSUMER_CURSORS.NAME, EVENT_CONSUMER_CURSORS.LAST_SEQ)
+        .select(
+            DSL.select(DSL.val(name.value()), DSL.coalesce(DSL.max(EVENT_LOG.SEQ), 0L))
+                .from(EVENT_LOG))
+        .onConflict(EVENT_CONSUMER_CURSORS.NAME)
+        .doNothing()
+        .execute();
   }
 
   @Override
   public OptionalLong lock(ConsumerName name) {
-    Record r = PgTx.dsl().resultQuery(LOCK, name.value()).fetchOne();
-    return r == null ? OptionalLong.empty() : OptionalLong.of(r.get(0, Long.class));
+    Long lastSeq =
+        PgTx.dsl()
+            .select(EVENT_CONSUMER_CURSORS.LAST_SEQ)
+            .from(EVENT_CONSUMER_CURSORS)
+            .where(EVENT_CONSUMER_CURSORS.NAME.eq(name.value()))
+            .forUpdate()
+            .skipLocked()
+            .fetchOne(EVENT_CONSUMER_CURSORS.LAST_SEQ);
+    return lastSeq == null ? OptionalLong.empty() : OptionalLong.of(lastSeq);
   }
 
   @Override
   public boolean exists(ConsumerName name) {
     return PgTx.dsl()
-            .resultQuery("select 1 from event_consumer_cursors where name = ?", name.value())
-            .fetchOne()
-        != null;
+        .fetchExists(EVENT_CONSUMER_CURSORS, EVENT_CONSUMER_CURSORS.NAME.eq(name.value()));
   }
 
   @Override
   public int advance(ConsumerName name, long lastSeq) {
-    return PgTx.dsl().query(ADVANCE, lastSeq, name.value()).execute();
+    return PgTx.dsl()
+        .update(EVENT_CONSUMER_CURSORS)
+        .set(EVENT_CONSUMER_CURSORS.LAST_SEQ, lastSeq)
+        .set(EVENT_CONSUMER_CURSORS.UPDATED_AT, DSL.currentOffsetDateTime())
+        .where(EVENT_CONSUMER_CURSORS.NAME.eq(name.value()))
+        .execute();
   }
 
   @Override
   public List<Cursor> list() {
-    List<Cursor> cursors = new ArrayList<>();
-    for (Record r : PgTx.dsl().resultQuery(LIST).fetch()) {
-      cursors.add(
-          new Cursor(
-              new ConsumerName(r.get(0, String.class)),
-              r.get(1, Long.class),
-              r.get(2, OffsetDateTime.class).toInstant()));
-    }
-    return cursors;
+    return PgTx.dsl()
+        .selectFrom(EVENT_CONSUMER_CURSORS)
+        .orderBy(EVENT_CONSUMER_CURSORS.NAME)
+        .fetch(
+            r ->
+                new Cursor(
+                    new ConsumerName(r.getName()), r.getLastSeq(), r.getUpdatedAt().toInstant()));
   }
 
   @Override
   public Optional<Instant> oldestAfter(long afterSeq) {
-    Record r = PgTx.dsl().resultQuery(OLDEST_AFTER, afterSeq).fetchOne();
-    return r == null ? Optional.empty() : Optional.of(r.get(0, OffsetDateTime.class).toInstant());
+    return PgTx.dsl()
+        .select(EVENT_LOG.OCCURRED_AT)
+        .from(EVENT_LOG)
+        .where(EVENT_LOG.SEQ.gt(afterSeq))
+        .orderBy(EVENT_LOG.SEQ)
+        .limit(1)
+        .fetchOptional(EVENT_LOG.OCCURRED_AT)
+        .map(OffsetDateTime::toInstant);
   }
 }

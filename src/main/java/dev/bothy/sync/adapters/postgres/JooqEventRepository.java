@@ -22,10 +22,11 @@ public final class JooqEventRepository implements EventRepository {
   /** Creates the store; it reaches the current transaction through {@link PgTx}. */
   public JooqEventRepository() {}
 
-  // One statement for the whole window after the counter lock: the rows travel as eight
-  // array literals (unnest WITH ORDINALITY numbers them), and the data-modifying CTE runs before
-  // the notification, which PostgreSQL sends only on commit. jOOQ has no DSL for pg_notify, so
-  // the statement is plain SQL with bind values only.
+  // SQL text on purpose: this is the whole window after the event_seq lock, one statement. The
+  // rows travel as eight array literals built before the lock (PgArrayLiteral) and are numbered by
+  // a multi-argument unnest WITH ORDINALITY, which jOOQ 3.19 cannot express; the data-modifying
+  // CTE runs before the notification, which PostgreSQL sends only on commit. A jOOQ rendering of
+  // the same statement would also add CPU inside the lock window (docs/benchmarks.md, append).
   private static final String INSERT_AND_NOTIFY =
       "with inserted as (insert into event_log (seq, id, type, occurred_at, resource_type,"
           + " resource_id, actor_id, payload, traceparent)"

@@ -27,7 +27,8 @@ public final class JooqPartitionRepository implements PartitionRepository {
   private static final Pattern BOUNDS =
       Pattern.compile("FROM \\('?(\\d+)'?\\) TO \\('?(\\d+)'?\\)");
 
-  // The catalog is not part of the generated model; these are plain SQL on purpose.
+  // SQL text on purpose: pg_inherits and pg_class are catalog tables outside the generated model,
+  // and jOOQ 3.19 has no type for the regclass cast that names the parent table.
   private static final String PARTITIONS =
       "select c.relname, pg_get_expr(c.relpartbound, c.oid) from pg_inherits i"
           + " join pg_class c on c.oid = i.inhrelid"
@@ -52,7 +53,9 @@ public final class JooqPartitionRepository implements PartitionRepository {
     for (Record2<String, String> row :
         PgTx.dsl()
             .resultQuery(PARTITIONS)
-            .coerce(DSL.field("relname", String.class), DSL.field("bound", String.class))
+            .coerce(
+                DSL.field(DSL.name("relname"), String.class),
+                DSL.field(DSL.name("bound"), String.class))
             .fetch()) {
       Matcher m = BOUNDS.matcher(row.value2());
       if (m.find()) {
