@@ -8,10 +8,24 @@ import dev.bothy.arch.fixture.CountersModule;
 import dev.bothy.arch.fixture.OpensItsOwnConnection;
 import dev.bothy.arch.fixture.UsesCounters;
 import dev.bothy.arch.fixture.UsesDropwizard;
+import dev.bothy.arch.fixture.UsesModuleInternals;
+import dev.bothy.arch.fixture.app.AppUsesAnAdapter;
+import dev.bothy.arch.fixture.domain.DomainUsesAnotherDomain;
+import dev.bothy.arch.fixture.domain.DomainUsesItsOwnDomain;
+import dev.bothy.arch.fixture.domain.DomainUsesJooq;
+import dev.bothy.arch.fixture.modules.api.ApiUsesInstance;
+import dev.bothy.arch.fixture.modules.api.ApiUsesSync;
+import dev.bothy.arch.fixture.modules.sync.SyncPort;
+import dev.bothy.arch.fixture.modules.sync.SyncUsesApi;
 import org.junit.jupiter.api.Test;
 
-/** Proves the architecture rules fail on a class that breaks them. */
+/**
+ * Proves the architecture rules fail on a class that breaks them, and name the offending class and
+ * dependency. The rules that judge modules by their package take the root under which modules live,
+ * so the stand-ins in {@code fixture.modules} are judged with the real DESIGN.md table.
+ */
 class ArchitectureRulesBiteTest {
+  private static final String FIXTURE_MODULES = "dev.bothy.arch.fixture.modules";
 
   @Test
   void the_connection_rule_fails_on_a_class_that_opens_its_own_connection() {
@@ -66,5 +80,117 @@ class ArchitectureRulesBiteTest {
     ArchitectureTest.countersAreUsedOnlyByPhaseHooks(
             java.util.List.of(UsesCounters.class.getName()))
         .check(hook);
+  }
+
+  @Test
+  void the_internals_rule_fails_on_another_module_that_uses_a_domain_class() {
+    JavaClasses offender = new ClassFileImporter().importClasses(UsesModuleInternals.class);
+
+    assertThatThrownBy(
+            () ->
+                ArchitectureTest.module_internals_are_used_only_by_their_module_and_wire.check(
+                    offender))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining(UsesModuleInternals.class.getName())
+        .hasMessageContaining("dev.bothy.instance.domain.SemVer")
+        .hasMessageContaining("internal package of module instance");
+  }
+
+  @Test
+  void the_internals_rule_allows_another_module_that_uses_a_port() {
+    JavaClasses portUser = new ClassFileImporter().importClasses(UsesCounters.class);
+
+    ArchitectureTest.module_internals_are_used_only_by_their_module_and_wire.check(portUser);
+  }
+
+  @Test
+  void the_domain_rule_fails_on_a_domain_class_that_uses_jooq() {
+    JavaClasses offender = new ClassFileImporter().importClasses(DomainUsesJooq.class);
+
+    assertThatThrownBy(
+            () -> ArchitectureTest.domain_packages_use_only_the_jdk_and_the_kernel.check(offender))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining(DomainUsesJooq.class.getName())
+        .hasMessageContaining("org.jooq.impl.DSL");
+  }
+
+  @Test
+  void the_domain_rule_fails_on_a_domain_class_that_uses_the_domain_of_another_module() {
+    JavaClasses offender = new ClassFileImporter().importClasses(DomainUsesAnotherDomain.class);
+
+    assertThatThrownBy(
+            () -> ArchitectureTest.domain_packages_use_only_the_jdk_and_the_kernel.check(offender))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining(DomainUsesAnotherDomain.class.getName())
+        .hasMessageContaining("dev.bothy.instance.domain.SemVer");
+  }
+
+  @Test
+  void the_domain_rule_allows_the_jdk_the_kernel_and_the_own_domain() {
+    JavaClasses pure = new ClassFileImporter().importClasses(DomainUsesItsOwnDomain.class);
+
+    ArchitectureTest.domain_packages_use_only_the_jdk_and_the_kernel.check(pure);
+  }
+
+  @Test
+  void the_app_rule_fails_on_a_service_that_calls_an_adapter() {
+    JavaClasses offender = new ClassFileImporter().importClasses(AppUsesAnAdapter.class);
+
+    assertThatThrownBy(() -> ArchitectureTest.app_never_uses_adapters.check(offender))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining(AppUsesAnAdapter.class.getName())
+        .hasMessageContaining("dev.bothy.arch.fixture.adapters.FixtureStore");
+  }
+
+  @Test
+  void the_cycle_rule_fails_on_two_modules_that_use_each_other() {
+    // Slices hold only imported classes, so the port that closes the cycle is imported too.
+    JavaClasses offenders =
+        new ClassFileImporter().importClasses(ApiUsesSync.class, SyncUsesApi.class, SyncPort.class);
+
+    assertThatThrownBy(
+            () -> ArchitectureTest.modulesAreFreeOfCycles(FIXTURE_MODULES).check(offenders))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("Cycle detected")
+        .hasMessageContaining(SyncUsesApi.class.getName())
+        .hasMessageContaining(ApiUsesSync.class.getName());
+  }
+
+  @Test
+  void the_cycle_rule_allows_an_arrow_one_way() {
+    JavaClasses oneWay = new ClassFileImporter().importClasses(ApiUsesSync.class, SyncPort.class);
+
+    ArchitectureTest.modulesAreFreeOfCycles(FIXTURE_MODULES).check(oneWay);
+  }
+
+  @Test
+  void the_arrows_rule_fails_on_an_arrow_the_design_table_does_not_draw() {
+    JavaClasses offender = new ClassFileImporter().importClasses(ApiUsesInstance.class);
+
+    assertThatThrownBy(
+            () ->
+                ArchitectureTest.modulesUseOnlyWhatTheDesignTableAllows(FIXTURE_MODULES)
+                    .check(offender))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining(ApiUsesInstance.class.getName())
+        .hasMessageContaining("dev.bothy.arch.fixture.modules.instance.InstancePort")
+        .hasMessageContaining("api may use only");
+  }
+
+  @Test
+  void the_arrows_rule_allows_an_arrow_the_design_table_draws() {
+    JavaClasses allowed = new ClassFileImporter().importClasses(ApiUsesSync.class);
+
+    ArchitectureTest.modulesUseOnlyWhatTheDesignTableAllows(FIXTURE_MODULES).check(allowed);
+  }
+
+  @Test
+  void the_arrows_rule_fails_on_a_module_without_a_row_in_the_design_table() {
+    JavaClasses offender = new ClassFileImporter().importClasses(UsesCounters.class);
+
+    assertThatThrownBy(() -> ArchitectureTest.module_arrows_follow_the_design_table.check(offender))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining(UsesCounters.class.getName())
+        .hasMessageContaining("module arch has no row");
   }
 }

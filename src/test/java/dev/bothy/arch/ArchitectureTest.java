@@ -2,6 +2,7 @@ package dev.bothy.arch;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaCall;
@@ -13,7 +14,35 @@ import com.tngtech.archunit.lang.ArchRule;
 import java.util.List;
 import java.util.Set;
 
-/** The arrows of DESIGN.md section 4, checked on the main classes. */
+/**
+ * The arrows of DESIGN.md section 4, checked on the main classes (test classes, and so the
+ * fixtures, are not imported: {@link ImportOption.DoNotIncludeTests}).
+ *
+ * <p>Between modules: {@code module_arrows_follow_the_design_table} (a module uses only the modules
+ * of its "may use" row, and every module has a row), {@code
+ * module_internals_are_used_only_by_their_module_and_wire} (other modules use only the port, the
+ * module's root package), {@code modules_are_free_of_cycles} (one slice per module of the table,
+ * each {@code platform.*} its own), {@code nothing_depends_on_wire}, {@code
+ * only_wire_uses_the_api}, {@code api_uses_only_the_kernel_platform_and_the_sync_port}, {@code
+ * jobs_use_only_the_kernel_and_platform_pg}, {@code lifecycle_uses_only_the_kernel}, {@code
+ * telemetry_names_use_only_the_jdk} and {@code kernel_depends_on_nothing_but_the_jdk}.
+ *
+ * <p>Inside a module: {@code domain_packages_use_only_the_jdk_and_the_kernel} (and their own
+ * domain), {@code app_never_uses_adapters}, {@code api_resources_hold_no_sql_and_no_transactions}.
+ *
+ * <p>Frameworks and the database: {@code generated_types_only_in_platform_and_postgres_adapters},
+ * {@code jooq_only_in_platform_and_postgres_adapters}, {@code dropwizard_only_in_wire}, {@code
+ * jersey_and_jackson_only_in_wire_and_api}, {@code
+ * only_platform_pg_opens_connections_or_transactions}, {@code
+ * counters_are_used_only_by_phase_hooks} (built from a running assembly, see {@link
+ * ArchitectureAccess}) and {@code no_catch_all_packages}.
+ *
+ * <p>{@link ArchitectureRulesBiteTest} runs the rules on fixtures in {@code dev.bothy.arch.fixture}
+ * that break them and sees them fail, so a rule that cannot fail is caught: today the module
+ * arrows, internals, cycle, domain and app rules, the connection, Dropwizard and counters rules.
+ * The rules that judge modules by package take their root as a parameter, so the bite tests run the
+ * real DESIGN.md table on stand-in modules under {@code fixture.modules}.
+ */
 @AnalyzeClasses(packages = "dev.bothy", importOptions = ImportOption.DoNotIncludeTests.class)
 class ArchitectureTest {
 
@@ -84,6 +113,12 @@ class ArchitectureTest {
           .resideInAnyPackage(
               "java..", "org.slf4j..", "dev.bothy.kernel..", "dev.bothy.platform.lifecycle..");
 
+  /**
+   * {@code platform.jobs} uses the kernel, {@code platform.pg} and, for the store of the {@code
+   * jobs} table it owns, jOOQ and the generated types: DESIGN.md section 4 allows generated types
+   * in {@code platform.*}, and ADR 0013 has every store, {@code JobStore} among them, write SQL
+   * with jOOQ's DSL over the generated tables.
+   */
   @ArchTest
   static final ArchRule jobs_use_only_the_kernel_and_platform_pg =
       classes()
@@ -175,15 +210,61 @@ class ArchitectureTest {
           .callMethodWhere(opensConnectionsOrTransactions())
           .because("only platform.pg opens connections or transactions (DESIGN.md section 7)");
 
+  /**
+   * A {@code domain} holds pure rules: it uses only {@code java.*}, the kernel (with {@code
+   * kernel.txn}, for {@code Phase}) and the domain of its own module. Decided from the code as it
+   * is: no domain uses its own module's port, so the port is not allowed either, and the domain
+   * stays the innermost ring; the domain of another module was allowed before and is not now, since
+   * it is that module's internal.
+   */
   @ArchTest
   static final ArchRule domain_packages_use_only_the_jdk_and_the_kernel =
       classes()
           .that()
           .resideInAPackage("..domain..")
-          .should()
-          .onlyDependOnClassesThat()
-          .resideInAnyPackage("java..", "dev.bothy.kernel..", "..domain..")
+          .should(new Modules(Modules.ROOT).useOnlyTheJdkTheKernelAndTheirOwnDomain())
+          .as("domain_packages_use_only_the_jdk_and_the_kernel")
+          .because("STYLE.md rule 2: domain is pure Java, no I/O, no framework, no jOOQ")
           .allowEmptyShould(true);
+
+  /**
+   * A module's packages below its port ({@code app}, {@code domain}, {@code adapters} and any
+   * other, such as {@code runtime} or {@code http}) are used only by the module itself and by
+   * {@code wire}; other modules go through the port, the module's root package. The kernel is all
+   * port ({@code kernel.txn} is part of what it offers), and the generated types have their own
+   * rule.
+   */
+  @ArchTest
+  static final ArchRule module_internals_are_used_only_by_their_module_and_wire =
+      classes()
+          .that()
+          .resideInAPackage(Modules.ROOT + "..")
+          .should(new Modules(Modules.ROOT).useOtherModulesOnlyThroughTheirPorts())
+          .as("module_internals_are_used_only_by_their_module_and_wire")
+          .because("DESIGN.md section 4: a module's root package is its port");
+
+  /**
+   * Services never call adapters: an {@code app} reaches storage and the outside through the
+   * outgoing ports it declares, and {@code wire} hands it the adapters that implement them.
+   */
+  @ArchTest
+  static final ArchRule app_never_uses_adapters =
+      noClasses()
+          .that()
+          .resideInAPackage("..app..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAPackage("..adapters..")
+          .as("app_never_uses_adapters")
+          .because("STYLE.md rule 2: app implements the port over outgoing ports");
+
+  /** The real instance of {@link #modulesAreFreeOfCycles(String)}. */
+  @ArchTest static final ArchRule modules_are_free_of_cycles = modulesAreFreeOfCycles(Modules.ROOT);
+
+  /** The real instance of {@link #modulesUseOnlyWhatTheDesignTableAllows(String)}. */
+  @ArchTest
+  static final ArchRule module_arrows_follow_the_design_table =
+      modulesUseOnlyWhatTheDesignTableAllows(Modules.ROOT);
 
   @ArchTest
   static final ArchRule no_catch_all_packages =
@@ -222,6 +303,41 @@ class ArchitectureTest {
         .areAssignableTo(dev.bothy.instance.Counters.class)
         .as("counters_are_used_only_by_phase_hooks")
         .allowEmptyShould(true);
+  }
+
+  /**
+   * The rule {@code modules_are_free_of_cycles}: no chain of arrows leads from a module back to
+   * itself. Each module of the DESIGN.md table is one slice: {@code root.(*)}, except that each
+   * {@code root.platform.(*)} is a slice of its own, so an arrow from {@code platform.jobs} to
+   * {@code platform.pg} is an arrow between two modules, not one inside {@code platform}.
+   *
+   * @param root the package whose subpackages are the modules; {@code dev.bothy} for the real run
+   * @return the rule
+   */
+  static ArchRule modulesAreFreeOfCycles(String root) {
+    return slices()
+        .assignedFrom(new Modules(root).slices())
+        .should()
+        .beFreeOfCycles()
+        .as("modules_are_free_of_cycles");
+  }
+
+  /**
+   * The rule {@code module_arrows_follow_the_design_table}: a module uses only the modules of its
+   * row of the "may use" column in DESIGN.md section 4 (kept in {@link Modules#MAY_USE}, where the
+   * one row that differs from the table says why), and every module has a row. Whether it uses
+   * their ports only is {@link #module_internals_are_used_only_by_their_module_and_wire}'s
+   * business.
+   *
+   * @param root the package whose subpackages are the modules; {@code dev.bothy} for the real run
+   * @return the rule
+   */
+  static ArchRule modulesUseOnlyWhatTheDesignTableAllows(String root) {
+    return classes()
+        .that()
+        .resideInAPackage(root + "..")
+        .should(new Modules(root).useOnlyTheModulesTheirRowAllows())
+        .as("module_arrows_follow_the_design_table");
   }
 
   private static DescribedPredicate<JavaCall<?>> opensConnectionsOrTransactions() {
