@@ -264,7 +264,8 @@ final class Assembly {
             poll,
             config.database().listenReconnectBackoffCap().toJavaDuration(),
             payload -> tail.poke(),
-            tail::poke);
+            tail::poke,
+            lifecycle::fail);
     lifecycle.onStart(
         "tail",
         () -> {
@@ -407,7 +408,8 @@ final class Assembly {
         new ListenerWaker(
             listenConnection(config, ListenerWaker.APPLICATION_NAME),
             poll,
-            config.database().listenReconnectBackoffCap().toJavaDuration());
+            config.database().listenReconnectBackoffCap().toJavaDuration(),
+            lifecycle::fail);
     lifecycle.onStart(
         "event_consumers",
         () -> {

@@ -35,8 +35,9 @@ public interface LoopLog {
   /**
    * Returns the standard lines: a warning {@code "<what> failed, retrying: <context> error=..."}
    * with the exception's message, an info line {@code "<what> recovered: <context>"}, and an error
-   * line {@code "<what> ended unexpectedly: <context>"} with the stack trace. An empty context
-   * drops its colon from the last two.
+   * line {@code "<what> loop ended unexpectedly: <context> error.type=..."} with the class of the
+   * cause (the fatal handler logs its stack trace). An empty context drops its colon from the
+   * recovery line.
    *
    * @param logger the owner's logger, so the lines carry the owner's name
    * @param what the pass in words, such as {@code "job fetch"}
@@ -61,11 +62,12 @@ public interface LoopLog {
 
       @Override
       public void ended(Throwable cause) {
-        if (context.isEmpty()) {
-          logger.error("{} ended unexpectedly", what, cause);
-        } else {
-          logger.error("{} ended unexpectedly: {}", what, context, cause);
-        }
+        // No stack trace here: the fatal handler (Lifecycle.fail) logs the cause with it.
+        logger.error(
+            "{} loop ended unexpectedly: {}error.type={}",
+            what,
+            prefix,
+            cause.getClass().getName());
       }
     };
   }

@@ -179,7 +179,8 @@ public final class PgJobRuntime implements JobRuntime {
             settings.pollInterval(),
             settings.listenReconnectBackoffCap(),
             this::wake,
-            () -> queues.values().forEach(q -> q.signal.signal()));
+            () -> queues.values().forEach(q -> q.signal.signal()),
+            onFatal);
     listener.start();
     long every = settings.maintenanceInterval().toMillis();
     maintenance.scheduleWithFixedDelay(this::maintainQuietly, 0, every, TimeUnit.MILLISECONDS);
