@@ -85,7 +85,7 @@ class ArchitectureTest {
               "java..", "org.slf4j..", "dev.bothy.kernel..", "dev.bothy.platform.lifecycle..");
 
   @ArchTest
-  static final ArchRule jobs_use_only_the_kernel_and_platform_pg =
+  static final ArchRule jobs_use_only_the_kernel_platform_pg_and_the_lifecycle_port =
       classes()
           .that()
           .resideInAPackage("dev.bothy.platform.jobs..")
@@ -97,8 +97,11 @@ class ArchitectureTest {
               "org.jooq..",
               "dev.bothy.kernel..",
               "dev.bothy.platform.pg..",
+              "dev.bothy.platform.lifecycle",
               "dev.bothy.platform.jobs..")
-          .because("DESIGN.md section 4: platform.jobs may use kernel and platform.pg only");
+          .because(
+              "DESIGN.md section 4: platform.jobs may use kernel and platform.pg, and the loop"
+                  + " primitive of platform.lifecycle for its background loops");
 
   @ArchTest
   static final ArchRule api_uses_only_the_kernel_platform_and_the_sync_port =
