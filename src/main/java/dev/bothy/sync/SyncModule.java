@@ -189,7 +189,8 @@ public final class SyncModule {
             settings.tailPollInterval(),
             settings.listenReconnectBackoffCap(),
             payload -> started.poke(),
-            started::poke);
+            started::poke,
+            lifecycle::fail);
     lifecycle.onStart(
         "tail",
         () -> {
@@ -224,7 +225,8 @@ public final class SyncModule {
         new ListenerWaker(
             listenConnection,
             settings.consumerPollInterval(),
-            settings.listenReconnectBackoffCap());
+            settings.listenReconnectBackoffCap(),
+            lifecycle::fail);
     lifecycle.onStart(
         "event_consumers",
         () -> {

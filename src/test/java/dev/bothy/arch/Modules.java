@@ -54,8 +54,10 @@ final class Modules {
    * "kernel, sync ports". {@code platform.jobs} owns the {@code jobs} table, and since ADR 0013 its
    * {@code JobStore} uses the generated types, which section 4 allows in {@code platform.*}, and
    * since ADR 0014 its wiring entry {@code JobsModule} registers the workers' start and stop with
-   * {@code platform.lifecycle}; the table says "kernel, platform.pg". docs/architecture.md lists
-   * the rows as they are.
+   * {@code platform.lifecycle}; the table says "kernel, platform.pg". {@code platform.pg} runs its
+   * {@code Listener} on the loop primitive {@code ServiceLoop} of {@code platform.lifecycle}, as
+   * DESIGN.md section 4 asks of every background loop. docs/architecture.md lists the rows as
+   * they are.
    */
   static final Map<String, Set<String>> MAY_USE = mayUse();
 
@@ -235,7 +237,7 @@ final class Modules {
         Map.ofEntries(
             Map.entry(KERNEL, Set.of()),
             Map.entry(GENERATED, Set.of()),
-            Map.entry("platform.pg", Set.of(KERNEL, GENERATED)),
+            Map.entry("platform.pg", Set.of(KERNEL, GENERATED, "platform.lifecycle")),
             Map.entry(
                 "platform.jobs", Set.of(KERNEL, GENERATED, "platform.pg", "platform.lifecycle")),
             Map.entry("platform.lifecycle", Set.of(KERNEL)),

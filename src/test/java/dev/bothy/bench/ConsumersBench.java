@@ -174,7 +174,10 @@ public final class ConsumersBench {
                     Duration.ofSeconds(5),
                     ListenerWaker.APPLICATION_NAME),
                 Duration.ofSeconds(1),
-                Duration.ofSeconds(5)),
+                Duration.ofSeconds(5),
+                e -> {
+                  throw new IllegalStateException(e);
+                }),
             Duration.ofSeconds(1),
             e -> {
               throw new IllegalStateException(e);

@@ -1,5 +1,8 @@
 package dev.bothy.platform.pg;
 
+import dev.bothy.platform.lifecycle.LoopLog;
+import dev.bothy.platform.lifecycle.ServiceLoop;
+import dev.bothy.platform.lifecycle.ServiceLoop.Next;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -24,14 +27,21 @@ import org.slf4j.LoggerFactory;
  * notifications sent while it was away are lost, so the owner reads what it may have missed there.
  * Nothing is lost as long as the owner's state lives in the database.
  *
+ * <p>The thread is a {@link ServiceLoop}: the first loss after a connect logs one warning, the next
+ * connect its "listening" line, and an unexpected end of the thread goes to {@code onFatal}.
+ *
  * <pre>{@code
  * Listener tail = new Listener(settingsNamedBothyTail, "event_log", poll, cap,
- *     payload -> tailer.poke(), tailer::poke);
+ *     payload -> tailer.poke(), tailer::poke, lifecycle::fail);
  * tail.start();
  * }</pre>
  */
 public final class Listener implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Listener.class);
+
+  // SQL text on purpose: jOOQ has no LISTEN statement, and LISTEN takes no bind parameters; the
+  // channel was checked to be a plain identifier.
+  private static final String LISTEN = "LISTEN ";
 
   private final PoolSettings connection;
   private final String channel;
@@ -39,12 +49,7 @@ public final class Listener implements AutoCloseable {
   private final Duration backoffCap;
   private final Consumer<String> onNotification;
   private final Runnable onConnected;
-  // SQL text on purpose: jOOQ has no LISTEN statement, and LISTEN takes no bind parameters; the
-  // channel was checked to be a plain identifier.
-  private static final String LISTEN = "LISTEN ";
-
-  private final Thread thread;
-  private volatile boolean running = true;
+  private final ServiceLoop loop;
   private volatile Connection current;
 
   /**
@@ -59,6 +64,7 @@ public final class Listener implements AutoCloseable {
    *     reconnection attempts
    * @param onNotification gets each notification's payload, on the listener's thread
    * @param onConnected runs after every successful (re)connect, on the listener's thread
+   * @param onFatal called when the listener's thread ends unexpectedly ({@code Lifecycle.fail})
    */
   public Listener(
       PoolSettings connection,
@@ -66,7 +72,8 @@ public final class Listener implements AutoCloseable {
       Duration initialBackoff,
       Duration backoffCap,
       Consumer<String> onNotification,
-      Runnable onConnected) {
+      Runnable onConnected,
+      Consumer<Throwable> onFatal) {
     this.connection = Objects.requireNonNull(connection, "connection");
     if (!channel.matches("[a-z_][a-z0-9_]*")) {
       throw new IllegalArgumentException("channel must be a plain identifier: " + channel);
@@ -76,76 +83,98 @@ public final class Listener implements AutoCloseable {
     this.backoffCap = Objects.requireNonNull(backoffCap, "backoffCap");
     this.onNotification = Objects.requireNonNull(onNotification, "onNotification");
     this.onConnected = Objects.requireNonNull(onConnected, "onConnected");
-    this.thread = new Thread(this::loop, "bothy-listen-" + connection.applicationName());
-    this.thread.setDaemon(true);
+    this.loop =
+        ServiceLoop.named("bothy-listen-" + connection.applicationName())
+            .every(initialBackoff)
+            .retryDelay(this::backoff)
+            .log(new LostLog())
+            .onFatal(onFatal)
+            // A thread blocked reading the socket does not hear an interrupt; closing does it.
+            .onStop(this::closeConnection)
+            .build(this::listenOnce);
   }
 
   /** Starts the listening thread. */
   public void start() {
-    thread.start();
+    loop.start();
   }
 
-  private void loop() {
-    Duration backoff = initialBackoff;
-    while (running) {
-      try (Connection c = open()) {
+  /**
+   * Connects when not connected, else waits one slice of the initial interval for notifications.
+   * Every pass returns {@code AGAIN}: the wait is the driver's, on the socket.
+   */
+  private Next listenOnce() throws SQLException {
+    Connection c = current;
+    try {
+      if (c == null) {
+        c = open();
         current = c;
         try (Statement st = c.createStatement()) {
           st.execute(LISTEN + channel);
         }
         LOG.info(
             "listening: channel={} application_name={}", channel, connection.applicationName());
-        backoff = initialBackoff;
         onConnected.run();
-        PGConnection pg = c.unwrap(PGConnection.class);
-        int waitMillis = (int) Math.max(1, initialBackoff.toMillis());
-        while (running) {
-          // Blocks until a notification or the timeout; throws when the connection is gone.
-          PGNotification[] notifications = pg.getNotifications(waitMillis);
-          if (notifications != null) {
-            for (PGNotification n : notifications) {
-              onNotification.accept(n.getParameter());
-            }
-          } else if (!c.isValid(1)) {
-            throw new SQLException("the LISTEN connection is no longer valid", "08006");
-          }
-        }
-      } catch (SQLException | RuntimeException e) {
-        if (!running) {
-          break;
-        }
-        LOG.warn(
-            "listen connection lost, reconnecting: channel={} application_name={} backoff_ms={}"
-                + " error={}",
-            channel,
-            connection.applicationName(),
-            backoff.toMillis(),
-            e.getMessage());
-        if (!pause(backoff)) {
-          break;
-        }
-        backoff = next(backoff);
-      } finally {
-        current = null;
+        return Next.AGAIN;
       }
+      int waitMillis = (int) Math.max(1, initialBackoff.toMillis());
+      // Blocks until a notification or the timeout; throws when the connection is gone.
+      PGNotification[] notifications = c.unwrap(PGConnection.class).getNotifications(waitMillis);
+      if (notifications != null) {
+        for (PGNotification n : notifications) {
+          onNotification.accept(n.getParameter());
+        }
+      } else if (!c.isValid(1)) {
+        throw new SQLException("the LISTEN connection is no longer valid", "08006");
+      }
+      return Next.AGAIN;
+    } catch (SQLException | RuntimeException e) {
+      closeConnection();
+      throw e;
     }
   }
 
-  private Duration next(Duration backoff) {
-    Duration doubled = backoff.multipliedBy(2);
+  /**
+   * The wait before reconnection attempt {@code failures}: the initial interval first, then
+   * doubling up to the cap, each drawn from the upper half so processes that lost the server
+   * together spread out.
+   */
+  private Duration backoff(int failures) {
+    if (failures <= 1) {
+      return initialBackoff;
+    }
+    long doublings = Math.min(failures - 1, 30);
+    Duration doubled = initialBackoff.multipliedBy(1L << doublings);
     Duration capped = doubled.compareTo(backoffCap) > 0 ? backoffCap : doubled;
     long nanos = capped.toNanos();
-    // Full jitter in [capped/2, capped]: processes that lost the server together spread out.
     return Duration.ofNanos(nanos / 2 + ThreadLocalRandom.current().nextLong(nanos / 2 + 1));
   }
 
-  private boolean pause(Duration backoff) {
-    try {
-      Thread.sleep(backoff.toMillis());
-      return true;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
+  /** The first lost connection of an outage warns; the next connect's "listening" line ends it. */
+  private final class LostLog implements LoopLog {
+    @Override
+    public void failing(Throwable cause, Duration retryIn) {
+      LOG.warn(
+          "listen connection lost, reconnecting: channel={} application_name={} backoff_ms={}"
+              + " error={}",
+          channel,
+          connection.applicationName(),
+          retryIn.toMillis(),
+          cause.getMessage());
+    }
+
+    @Override
+    public void recovered() {
+      // The connect that recovered has logged its "listening" line.
+    }
+
+    @Override
+    public void ended(Throwable cause) {
+      LOG.error(
+          "listen connection thread ended unexpectedly: channel={} application_name={}",
+          channel,
+          connection.applicationName(),
+          cause);
     }
   }
 
@@ -165,12 +194,9 @@ public final class Listener implements AutoCloseable {
     return c;
   }
 
-  /** Stops the thread and closes the connection; waits briefly for the thread to end. */
-  @Override
-  public void close() {
-    running = false;
-    thread.interrupt();
+  private void closeConnection() {
     Connection c = current;
+    current = null;
     if (c != null) {
       try {
         c.close();
@@ -178,10 +204,16 @@ public final class Listener implements AutoCloseable {
         LOG.debug("closing the LISTEN connection failed", e);
       }
     }
-    try {
-      thread.join(backoffCap.plusSeconds(1).toMillis());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+  }
+
+  /**
+   * Stops the thread and closes the connection; waits a little longer than the backoff cap for the
+   * thread to end, then abandons it.
+   */
+  @Override
+  public void close() {
+    loop.stop(backoffCap.plusSeconds(1));
+    // A connection opened while the stop was asked is closed here.
+    closeConnection();
   }
 }

@@ -1,6 +1,9 @@
 package dev.bothy.sync.app;
 
 import dev.bothy.kernel.BothyException;
+import dev.bothy.platform.lifecycle.LoopLog;
+import dev.bothy.platform.lifecycle.ServiceLoop;
+import dev.bothy.platform.lifecycle.ServiceLoop.Next;
 import dev.bothy.sync.Event;
 import dev.bothy.sync.EventLog;
 import dev.bothy.sync.LogTail;
@@ -14,7 +17,6 @@ import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -28,7 +30,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A hole that retention does not explain is a bug (numbers are gapless by construction): the
  * tail hands it to {@code onFailure}, which ends the process, instead of skipping it. If the tail
- * itself falls below the retention window, every subscriber gets a {@link TailSignal.Resync}.
+ * itself falls below the retention window, every subscriber gets a {@link TailSignal.Resync}. The
+ * thread is a {@link ServiceLoop}: a failed read warns once and is retried at the next poke or
+ * poll, and any other end of the thread goes to {@code onFailure} too.
  */
 public final class TailService implements LogTail {
   private static final Logger LOG = LoggerFactory.getLogger(TailService.class);
@@ -38,11 +42,9 @@ public final class TailService implements LogTail {
   private final int subscriberBuffer;
   private final Duration pollInterval;
   private final Consumer<Throwable> onFailure;
-  private final Semaphore pokes = new Semaphore(0);
   private final List<Sub> subscribers = new CopyOnWriteArrayList<>();
   private final Object deliveryLock = new Object();
-  private final Thread thread;
-  private volatile boolean running;
+  private final ServiceLoop loop;
   private long delivered;
 
   /**
@@ -52,7 +54,8 @@ public final class TailService implements LogTail {
    * @param batchSize {@code sync.tailBatchSize}: events per read
    * @param subscriberBuffer {@code sync.tailSubscriberBuffer}: events a subscriber may lag
    * @param pollInterval {@code sync.tailPollInterval}: the read interval without a notification
-   * @param onFailure ends the process on a hole ({@code Lifecycle.fail})
+   * @param onFailure ends the process on a hole or an unexpected end of the thread ({@code
+   *     Lifecycle.fail})
    */
   public TailService(
       EventLog log,
@@ -65,8 +68,18 @@ public final class TailService implements LogTail {
     this.subscriberBuffer = subscriberBuffer;
     this.pollInterval = Objects.requireNonNull(pollInterval, "pollInterval");
     this.onFailure = Objects.requireNonNull(onFailure, "onFailure");
-    this.thread = new Thread(this::loop, "bothy-tail");
-    this.thread.setDaemon(true);
+    this.loop =
+        ServiceLoop.named("bothy-tail")
+            .every(pollInterval)
+            .log(LoopLog.of(LOG, "log tail read", ""))
+            // A hole is a bug to end the process on, not a read to try again.
+            .retries(e -> e instanceof Exception && !(e instanceof GapException))
+            .onFatal(onFailure)
+            .build(
+                () -> {
+                  catchUp();
+                  return Next.WAIT;
+                });
   }
 
   /** Starts the tail at the current head of the log. */
@@ -74,27 +87,21 @@ public final class TailService implements LogTail {
     synchronized (deliveryLock) {
       delivered = log.head();
     }
-    running = true;
-    thread.start();
+    loop.start();
     LOG.info("log tail started: after_seq={}", delivered);
   }
 
   /** Asks the tail to read now; cheap, and extra pokes coalesce. */
   public void poke() {
-    if (pokes.availablePermits() == 0) {
-      pokes.release();
-    }
+    loop.wake();
   }
 
-  /** Stops the tail thread and ends every subscription with a resync. */
+  /**
+   * Stops the tail thread, letting a running read end within a little more than the poll interval,
+   * and ends every subscription with a resync.
+   */
   public void stop() {
-    running = false;
-    thread.interrupt();
-    try {
-      thread.join(pollInterval.plusSeconds(5).toMillis());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    loop.stop(pollInterval.plusSeconds(5));
     for (Sub sub : subscribers) {
       sub.drop(0);
     }
@@ -108,26 +115,6 @@ public final class TailService implements LogTail {
   public long delivered() {
     synchronized (deliveryLock) {
       return delivered;
-    }
-  }
-
-  private void loop() {
-    while (running) {
-      try {
-        pokes.tryAcquire(pollInterval.toMillis(), TimeUnit.MILLISECONDS);
-        pokes.drainPermits();
-        catchUp();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      } catch (GapException e) {
-        running = false;
-        onFailure.accept(e);
-        return;
-      } catch (RuntimeException e) {
-        // A failed read (the database is away): try again at the next poke or poll.
-        LOG.warn("log tail read failed, retrying: error={}", e.getMessage());
-      }
     }
   }
 

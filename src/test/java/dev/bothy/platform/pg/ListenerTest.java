@@ -21,6 +21,8 @@ class ListenerTest {
 
   private static final String APPLICATION = "bothy-test-listen";
 
+  private final List<Throwable> fatal = new CopyOnWriteArrayList<>();
+
   private Listener listener(List<String> payloads, AtomicInteger connects) {
     return new Listener(
         new PoolSettings(PG.jdbcUrl(), "bothy_app", null, 1, Duration.ofSeconds(5), APPLICATION),
@@ -28,7 +30,8 @@ class ListenerTest {
         Duration.ofMillis(50),
         Duration.ofMillis(400),
         payloads::add,
-        connects::incrementAndGet);
+        connects::incrementAndGet,
+        fatal::add);
   }
 
   @Test
@@ -55,6 +58,7 @@ class ListenerTest {
       assertThat(connects.get()).as("onConnected after each reconnect").isEqualTo(4);
     }
     await(() -> listening() == 0);
+    assertThat(fatal).as("the thread ended only through the close").isEmpty();
   }
 
   @Test
@@ -68,7 +72,8 @@ class ListenerTest {
                     Duration.ofMillis(50),
                     Duration.ofMillis(100),
                     p -> {},
-                    () -> {}))
+                    () -> {},
+                    fatal::add))
         .hasMessageContaining("plain identifier");
   }
 

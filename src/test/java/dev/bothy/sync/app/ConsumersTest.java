@@ -142,7 +142,7 @@ class ConsumersTest {
     };
   }
 
-  private static ListenerWaker listening() {
+  private ListenerWaker listening() {
     return new ListenerWaker(
         new PoolSettings(
             PG.jdbcUrl(),
@@ -152,7 +152,8 @@ class ConsumersTest {
             Duration.ofSeconds(5),
             ListenerWaker.APPLICATION_NAME),
         Duration.ofMillis(100),
-        Duration.ofSeconds(1));
+        Duration.ofSeconds(1),
+        fatal::add);
   }
 
   @Test

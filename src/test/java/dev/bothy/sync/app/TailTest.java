@@ -80,7 +80,8 @@ class TailTest {
                 Duration.ofMillis(100),
                 Duration.ofMillis(500),
                 payload -> t.poke(),
-                t::poke);
+                t::poke,
+                failures::add);
         LogTail.Subscription sub = t.subscribe(start)) {
       listener.start();
       ExecutorService writers = Executors.newFixedThreadPool(3);

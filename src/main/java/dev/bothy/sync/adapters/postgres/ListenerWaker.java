@@ -5,6 +5,7 @@ import dev.bothy.platform.pg.PoolSettings;
 import dev.bothy.sync.app.Waker;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * The {@link Waker} of the worker consumers: {@code LISTEN event_log} on a dedicated connection
@@ -20,6 +21,7 @@ public final class ListenerWaker implements Waker {
   private final PoolSettings connection;
   private final Duration initialBackoff;
   private final Duration backoffCap;
+  private final Consumer<Throwable> onFatal;
   private Listener listener;
 
   /**
@@ -29,11 +31,17 @@ public final class ListenerWaker implements Waker {
    *     #APPLICATION_NAME}
    * @param initialBackoff {@code consumer.pollInterval}
    * @param backoffCap {@code database.listenReconnectBackoffCap}
+   * @param onFatal called when the listening thread ends unexpectedly ({@code Lifecycle.fail})
    */
-  public ListenerWaker(PoolSettings connection, Duration initialBackoff, Duration backoffCap) {
+  public ListenerWaker(
+      PoolSettings connection,
+      Duration initialBackoff,
+      Duration backoffCap,
+      Consumer<Throwable> onFatal) {
     this.connection = Objects.requireNonNull(connection, "connection");
     this.initialBackoff = Objects.requireNonNull(initialBackoff, "initialBackoff");
     this.backoffCap = Objects.requireNonNull(backoffCap, "backoffCap");
+    this.onFatal = Objects.requireNonNull(onFatal, "onFatal");
   }
 
   @Override
@@ -45,7 +53,8 @@ public final class ListenerWaker implements Waker {
             initialBackoff,
             backoffCap,
             payload -> onWake.run(),
-            onWake);
+            onWake,
+            onFatal);
     listener.start();
   }
 

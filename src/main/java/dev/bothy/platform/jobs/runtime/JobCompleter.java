@@ -1,0 +1,220 @@
+package dev.bothy.platform.jobs.runtime;
+
+import dev.bothy.kernel.Clock;
+import dev.bothy.kernel.txn.UnitOfWork;
+import dev.bothy.platform.jobs.JobEnd;
+import dev.bothy.platform.jobs.JobMetrics;
+import dev.bothy.platform.jobs.JobSettings;
+import dev.bothy.platform.jobs.JobState;
+import dev.bothy.platform.jobs.domain.Backoff;
+import dev.bothy.platform.lifecycle.LoopLog;
+import dev.bothy.platform.lifecycle.ServiceLoop;
+import dev.bothy.platform.lifecycle.ServiceLoop.Next;
+import dev.bothy.platform.pg.Sleeper;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Records the outcomes of attempts. A success joins a queue that one loop, {@code
+ * bothy-jobs-completer}, completes in batches of one statement; a failure, snooze or cancel is
+ * written at once by the worker that ran the job, retried every {@code jobs.pollInterval} while the
+ * database refuses.
+ */
+final class JobCompleter {
+  private static final Logger LOG = LoggerFactory.getLogger(JobCompleter.class);
+
+  private final UnitOfWork unitOfWork;
+  private final JobStore store;
+  private final Clock clock;
+  private final String clientId;
+  private final JobSettings settings;
+  private final JobMetrics metrics;
+  private final Sleeper sleeper;
+  private final LinkedBlockingQueue<UUID> completions = new LinkedBlockingQueue<>();
+  private final ServiceLoop loop;
+  private volatile boolean stopping;
+
+  JobCompleter(
+      UnitOfWork unitOfWork,
+      JobStore store,
+      Clock clock,
+      String clientId,
+      JobSettings settings,
+      JobMetrics metrics,
+      Sleeper sleeper,
+      Consumer<Throwable> onFatal) {
+    this.unitOfWork = unitOfWork;
+    this.store = store;
+    this.clock = clock;
+    this.clientId = clientId;
+    this.settings = settings;
+    this.metrics = metrics;
+    this.sleeper = sleeper;
+    this.loop =
+        ServiceLoop.named("bothy-jobs-completer")
+            .every(settings.pollInterval())
+            .log(LoopLog.of(LOG, "completing jobs", ""))
+            // Every success wakes the loop: during an outage it must not retry at that pace.
+            .retriesIgnoreWakes()
+            .onFatal(onFatal)
+            .build(this::completeOnce);
+  }
+
+  void start() {
+    loop.start();
+  }
+
+  /** From now on a failing outcome is not retried: the hand back or the rescuer takes the job. */
+  void beginStop() {
+    stopping = true;
+  }
+
+  /**
+   * Lets a running batch end within {@code budget}, then completes what is still queued in one
+   * statement on the calling thread.
+   */
+  void stop(Duration budget) {
+    loop.stop(budget);
+    List<UUID> rest = new ArrayList<>();
+    completions.drainTo(rest);
+    if (rest.isEmpty()) {
+      return;
+    }
+    try {
+      unitOfWork.run(() -> store.complete(rest, clock.now(), clientId));
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "completing jobs at stop failed; they run again: jobs={} error={}",
+          rest.size(),
+          e.getMessage());
+    }
+  }
+
+  private Next completeOnce() {
+    List<UUID> ids = new ArrayList<>();
+    completions.drainTo(ids);
+    if (ids.isEmpty()) {
+      return Next.WAIT;
+    }
+    try {
+      unitOfWork.run(() -> store.complete(ids, clock.now(), clientId));
+    } catch (RuntimeException e) {
+      // Queue them again: the rows stay running and are completed on the next try.
+      completions.addAll(ids);
+      throw e;
+    }
+    return completions.isEmpty() ? Next.WAIT : Next.AGAIN;
+  }
+
+  /**
+   * Records an outcome, retrying every {@code jobs.pollInterval} while the database refuses (a full
+   * pool, a restart), so a finished job does not wait for the rescuer; a stop ends the retries and
+   * the hand back takes the job.
+   */
+  void recordUntilStored(FetchedJob job, Throwable failure, JobEnd end, long nanos) {
+    boolean warned = false;
+    while (true) {
+      try {
+        record(job, failure, end, nanos);
+        if (warned) {
+          LOG.info("job outcome recorded after retries: bothy.job.id={}", job.id());
+        }
+        return;
+      } catch (RuntimeException e) {
+        if (stopping) {
+          LOG.warn(
+              "recording a job's outcome failed during the stop; the hand back or the rescuer"
+                  + " takes it: bothy.job.id={} bothy.job.kind={} error={}",
+              job.id(),
+              job.kind(),
+              e.getMessage());
+          return;
+        }
+        if (!warned) {
+          LOG.warn(
+              "recording a job's outcome failed, retrying: bothy.job.id={} bothy.job.kind={} error={}",
+              job.id(),
+              job.kind(),
+              e.getMessage());
+          warned = true;
+        }
+        try {
+          sleeper.sleep(settings.pollInterval());
+        } catch (InterruptedException interrupted) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
+    }
+  }
+
+  private void record(FetchedJob job, Throwable failure, JobEnd end, long nanos) {
+    Instant now = clock.now();
+    if (end != null && end.verb() == JobEnd.Verb.SNOOZE) {
+      unitOfWork.run(() -> store.snooze(job.id(), clientId, now.plus(end.delay())));
+      metrics.worked(job.kind(), JobMetrics.Outcome.SNOOZED, nanos);
+    } else if (end != null) {
+      unitOfWork.run(() -> store.cancelByWork(job.id(), clientId, now, cut(end.getMessage())));
+      metrics.worked(job.kind(), JobMetrics.Outcome.CANCELLED, nanos);
+      LOG.info(
+          "job cancelled by its work: bothy.job.id={} bothy.job.kind={}", job.id(), job.kind());
+    } else if (failure == null) {
+      completions.add(job.id());
+      loop.wake();
+      metrics.worked(job.kind(), JobMetrics.Outcome.COMPLETED, nanos);
+    } else {
+      recordFailure(job, failure, now, nanos);
+    }
+  }
+
+  private void recordFailure(FetchedJob job, Throwable failure, Instant now, long nanos) {
+    Duration delay =
+        Backoff.delay(
+            job.attempt(),
+            settings.retryBaseDelay(),
+            settings.retryMaxDelay(),
+            ThreadLocalRandom.current().nextDouble());
+    boolean timeout = failure instanceof TimeoutException;
+    JobStore.ErrorEntry entry =
+        new JobStore.ErrorEntry(
+            timeout ? "timeout" : "exception",
+            failure.getClass().getName(),
+            cut(String.valueOf(failure.getMessage())));
+    Optional<JobState> state =
+        unitOfWork.run(() -> store.fail(job.id(), clientId, now, now.plus(delay), entry));
+    if (state.isEmpty()) {
+      LOG.info(
+          "job outcome ignored: the job is no longer this runtime's (handed back, rescued or"
+              + " cancelled): bothy.job.id={} bothy.job.kind={}",
+          job.id(),
+          job.kind());
+      return;
+    }
+    boolean discarded = state.filter(s -> s == JobState.DISCARDED).isPresent();
+    metrics.worked(
+        job.kind(), discarded ? JobMetrics.Outcome.DISCARDED : JobMetrics.Outcome.FAILED, nanos);
+    LOG.warn(
+        "job attempt failed: bothy.job.id={} bothy.job.kind={} bothy.job.attempt={} max_attempts={} next={} error={}",
+        job.id(),
+        job.kind(),
+        job.attempt(),
+        job.maxAttempts(),
+        discarded ? "discarded" : "retry in " + delay,
+        entry.error() + ": " + entry.message());
+  }
+
+  private String cut(String message) {
+    int max = settings.errorMessageMaxChars();
+    return message.length() <= max ? message : message.substring(0, max);
+  }
+}
