@@ -56,8 +56,8 @@ final class Modules {
    * since ADR 0014 its wiring entry {@code JobsModule} registers the workers' start and stop with
    * {@code platform.lifecycle}; the table says "kernel, platform.pg". {@code platform.pg} runs its
    * {@code Listener} on the loop primitive {@code ServiceLoop} of {@code platform.lifecycle}, as
-   * DESIGN.md section 4 asks of every background loop. docs/architecture.md lists the rows as
-   * they are.
+   * DESIGN.md section 4 asks of every background loop. docs/architecture.md lists the rows as they
+   * are.
    */
   static final Map<String, Set<String>> MAY_USE = mayUse();
 

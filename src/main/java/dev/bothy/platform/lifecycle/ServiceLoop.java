@@ -90,7 +90,7 @@ public final class ServiceLoop {
   private boolean ended;
   private Thread thread;
 
-  private ServiceLoop(Builder b, Iteration iteration) {
+  ServiceLoop(ServiceLoopBuilder b, Iteration iteration) {
     this.name = b.name;
     this.iteration = Objects.requireNonNull(iteration, "iteration");
     this.interval = Objects.requireNonNull(b.interval, "every: the loop needs an interval");
@@ -111,10 +111,11 @@ public final class ServiceLoop {
    * Starts describing a loop.
    *
    * @param name the thread's name, such as {@code bothy-tail}; also what the default log names
-   * @return a builder; {@link Builder#every} and {@link Builder#onFatal} are required
+   * @return a builder; {@link ServiceLoopBuilder#every} and {@link ServiceLoopBuilder#onFatal} are
+   *     required
    */
-  public static Builder named(String name) {
-    return new Builder(name);
+  public static ServiceLoopBuilder named(String name) {
+    return new ServiceLoopBuilder(name);
   }
 
   /**
@@ -312,130 +313,6 @@ public final class ServiceLoop {
       if (wakeable) {
         woken = false;
       }
-    }
-  }
-
-  /** Describes a loop; {@link #every} and {@link #onFatal} are required. */
-  public static final class Builder {
-    private final String name;
-    private Duration interval;
-    private IntFunction<Duration> retryDelay;
-    private Predicate<Throwable> retries = e -> e instanceof Exception;
-    private boolean wakesCutRetries = true;
-    private LoopLog log;
-    private Consumer<Throwable> onFatal;
-    private Runnable onStop = () -> {};
-    private Clock clock = Clock.system();
-    private Pause pause = Pause.real();
-
-    private Builder(String name) {
-      this.name = Objects.requireNonNull(name, "name");
-    }
-
-    /**
-     * Sets how long the loop waits after an iteration that returned {@link Next#WAIT}, unless a
-     * wake comes first; the retry delay too, unless {@link #retryDelay} says otherwise.
-     *
-     * @param interval a positive duration, from a named configuration key
-     * @return this builder
-     */
-    public Builder every(Duration interval) {
-      this.interval = interval;
-      return this;
-    }
-
-    /**
-     * Sets the wait after a failed iteration.
-     *
-     * @param afterFailures the wait after the given number of failures in a row (1 for the first)
-     * @return this builder
-     */
-    public Builder retryDelay(IntFunction<Duration> afterFailures) {
-      this.retryDelay = Objects.requireNonNull(afterFailures, "afterFailures");
-      return this;
-    }
-
-    /**
-     * Sets which throwables are failed iterations, retried; anything else ends the loop and the
-     * process. The default retries every {@link Exception} and no {@link Error}. An {@link
-     * InterruptedException} outside a stop always ends the loop.
-     *
-     * @param rule true for a failed iteration
-     * @return this builder
-     */
-    public Builder retries(Predicate<Throwable> rule) {
-      this.retries = Objects.requireNonNull(rule, "rule");
-      return this;
-    }
-
-    /**
-     * Makes the wait after a failed iteration deaf to wakes, for a loop woken very often (per
-     * finished job) that must not retry at that pace during an outage. The wakes are kept: the
-     * first wait after the retry ends at once.
-     *
-     * @return this builder
-     */
-    public Builder retriesIgnoreWakes() {
-      this.wakesCutRetries = false;
-      return this;
-    }
-
-    /**
-     * Sets the lines of failure, recovery and unexpected end; the default names the loop.
-     *
-     * @param log the log, usually {@link LoopLog#of} with the owner's logger
-     * @return this builder
-     */
-    public Builder log(LoopLog log) {
-      this.log = Objects.requireNonNull(log, "log");
-      return this;
-    }
-
-    /**
-     * Sets what an unexpected end calls, after the log's {@link LoopLog#ended} line.
-     *
-     * @param onFatal {@code Lifecycle::fail} in production
-     * @return this builder
-     */
-    public Builder onFatal(Consumer<Throwable> onFatal) {
-      this.onFatal = Objects.requireNonNull(onFatal, "onFatal");
-      return this;
-    }
-
-    /**
-     * Sets what runs on the stopping thread once the stop is asked, before it waits: the way to end
-     * an iteration blocked on something an interrupt does not reach (closing a socket).
-     *
-     * @param onStop runs once; what it throws is logged and the stop goes on
-     * @return this builder
-     */
-    public Builder onStop(Runnable onStop) {
-      this.onStop = Objects.requireNonNull(onStop, "onStop");
-      return this;
-    }
-
-    /**
-     * Sets the time of the loop; for tests, a settable clock with a pause that lets it decide.
-     *
-     * @param clock decides when a wait or a stop budget is over
-     * @param pause blocks the thread in between
-     * @return this builder
-     */
-    public Builder time(Clock clock, Pause pause) {
-      this.clock = Objects.requireNonNull(clock, "clock");
-      this.pause = Objects.requireNonNull(pause, "pause");
-      return this;
-    }
-
-    /**
-     * Builds the loop; nothing runs until {@link ServiceLoop#start()}.
-     *
-     * @param iteration one pass
-     * @return the loop
-     * @throws NullPointerException when {@link #every} or {@link #onFatal} is missing
-     */
-    public ServiceLoop build(Iteration iteration) {
-      return new ServiceLoop(this, iteration);
     }
   }
 }

@@ -3,10 +3,12 @@ package dev.bothy.platform.pg;
 import java.time.Duration;
 
 /**
- * Waits between retry attempts; a seam so tests can observe backoff without waiting.
+ * Blocks the calling thread for a duration; a seam so tests can observe waits (such as a retry
+ * backoff) without waiting.
  *
- * <p>The default sleeps the calling thread and turns an interrupt into an {@code unavailable}
- * error, keeping the interrupt flag set.
+ * <p>A sleeper only waits: an interrupt ends the wait with {@link InterruptedException}, and what
+ * that means is the caller's to decide. {@link #system()} blocks with {@link Thread#sleep}, which
+ * clears the thread's interrupt flag when it throws.
  */
 @FunctionalInterface
 public interface Sleeper {

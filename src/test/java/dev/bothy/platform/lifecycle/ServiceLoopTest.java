@@ -83,7 +83,7 @@ class ServiceLoopTest {
     }
   }
 
-  private ServiceLoop.Builder loop(String name) {
+  private ServiceLoopBuilder loop(String name) {
     return ServiceLoop.named(name).every(INTERVAL).onFatal(fatal::add).time(clock, time);
   }
 

@@ -19,7 +19,7 @@ import java.util.UUID;
 public final class JobAdminService implements JobAdmin {
   private final UnitOfWork unitOfWork;
   private final Clock clock;
-  private final JobStore store = new JobStore();
+  private final JobAdminStore store = new JobAdminStore();
 
   /**
    * Creates the service.

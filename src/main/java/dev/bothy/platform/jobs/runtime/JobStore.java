@@ -4,31 +4,21 @@ import static dev.bothy.db.Tables.JOBS;
 import static org.jooq.impl.DSL.arrayGet;
 import static org.jooq.impl.DSL.generateSeries;
 import static org.jooq.impl.DSL.inline;
-import static org.jooq.impl.DSL.jsonbGetAttributeAsText;
-import static org.jooq.impl.DSL.jsonbGetElement;
 import static org.jooq.impl.DSL.jsonbObject;
 import static org.jooq.impl.DSL.key;
-import static org.jooq.impl.DSL.lateral;
 import static org.jooq.impl.DSL.name;
 import static org.jooq.impl.DSL.select;
 import static org.jooq.impl.DSL.selectDistinct;
 import static org.jooq.impl.DSL.val;
 import static org.jooq.impl.DSL.when;
 
-import dev.bothy.db.tables.records.JobsRecord;
-import dev.bothy.platform.jobs.JobError;
 import dev.bothy.platform.jobs.JobState;
-import dev.bothy.platform.jobs.JobView;
-import dev.bothy.platform.jobs.QueueCount;
 import dev.bothy.platform.pg.PgTx;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -311,62 +301,8 @@ final class JobStore {
             .fetchOne(0, Boolean.class));
   }
 
-  /** Lists jobs, newest first. */
-  List<JobView> list(Optional<JobState> state, Optional<String> kind, int limit) {
-    Condition where = DSL.noCondition();
-    if (state.isPresent()) {
-      where = where.and(JOBS.STATE.eq(state.get().code()));
-    }
-    if (kind.isPresent()) {
-      where = where.and(JOBS.KIND.eq(kind.get()));
-    }
-    return views(
-        PgTx.dsl().selectFrom(JOBS).where(where).orderBy(JOBS.ID.desc()).limit(limit).fetch());
-  }
-
-  /** One job, locked for the rest of the unit when {@code forUpdate}. */
-  Optional<JobView> find(UUID id, boolean forUpdate) {
-    var query = PgTx.dsl().selectFrom(JOBS).where(JOBS.ID.eq(id));
-    return views(forUpdate ? query.forUpdate().fetch() : query.fetch()).stream().findFirst();
-  }
-
-  /** Makes a job available now with its attempts counted from zero. */
-  void retry(UUID id, Instant now) {
-    PgTx.dsl()
-        .update(JOBS)
-        .set(JOBS.STATE, JobState.AVAILABLE.code())
-        .set(JOBS.ATTEMPT, 0)
-        .set(JOBS.SCHEDULED_AT, utc(now))
-        .setNull(JOBS.FINALIZED_AT)
-        .setNull(JOBS.ATTEMPTED_BY)
-        .where(JOBS.ID.eq(id))
-        .execute();
-  }
-
-  /** Cancels a job that has not finished. */
-  void cancel(UUID id, Instant now, String reason) {
-    PgTx.dsl()
-        .update(JOBS)
-        .set(JOBS.STATE, JobState.CANCELLED.code())
-        .set(JOBS.FINALIZED_AT, utc(now))
-        .setNull(JOBS.ATTEMPTED_BY)
-        .set(JOBS.ERRORS, appendError(now, new ErrorEntry("cancelled", "", reason)))
-        .where(JOBS.ID.eq(id))
-        .execute();
-  }
-
-  /** Counts jobs by queue and state. */
-  List<QueueCount> counts() {
-    return PgTx.dsl()
-        .select(JOBS.QUEUE, JOBS.STATE, DSL.count())
-        .from(JOBS)
-        .groupBy(JOBS.QUEUE, JOBS.STATE)
-        .orderBy(JOBS.QUEUE, JOBS.STATE)
-        .fetch(r -> new QueueCount(r.value1(), JobState.fromCode(r.value2()), r.value3()));
-  }
-
   // errors || [entry]: jsonb_insert after the last element appends to the history array.
-  private static Field<JSONB> appendError(Instant now, ErrorEntry error) {
+  static Field<JSONB> appendError(Instant now, ErrorEntry error) {
     Field<JSONB> entry =
         jsonbObject(
             key("at").value(val(utc(now))),
@@ -383,74 +319,7 @@ final class JobStore {
         inline(true));
   }
 
-  private List<JobView> views(List<JobsRecord> rows) {
-    if (rows.isEmpty()) {
-      return List.of();
-    }
-    Map<UUID, List<JobError>> errors =
-        errorHistories(rows.stream().map(JobsRecord::getId).toList());
-    List<JobView> views = new ArrayList<>();
-    for (JobsRecord r : rows) {
-      views.add(
-          new JobView(
-              r.getId(),
-              r.getKind(),
-              r.getQueue(),
-              JobState.fromCode(r.getState()),
-              r.getAttempt(),
-              r.getMaxAttempts(),
-              r.getPriority().intValue(),
-              r.getArgs().data(),
-              r.getCreatedAt().toInstant(),
-              r.getScheduledAt().toInstant(),
-              Optional.ofNullable(r.getAttemptedAt()).map(OffsetDateTime::toInstant),
-              Optional.ofNullable(r.getAttemptedBy()),
-              Optional.ofNullable(r.getFinalizedAt()).map(OffsetDateTime::toInstant),
-              Optional.ofNullable(r.getUniqueKey()),
-              errors.getOrDefault(r.getId(), List.of())));
-    }
-    return views;
-  }
-
-  // The entries are read by PostgreSQL, one row per element in array order, so the module needs no
-  // JSON library: element k of errors for k in 0 .. jsonb_array_length(errors) - 1.
-  private static Map<UUID, List<JobError>> errorHistories(List<UUID> ids) {
-    Table<Record1<Integer>> positions =
-        lateral(
-                generateSeries(
-                    inline(0),
-                    DSL.function("jsonb_array_length", Integer.class, JOBS.ERRORS).minus(1)))
-            .as("e", "k");
-    Field<Integer> k = positions.field(0, Integer.class);
-    Field<JSONB> entry = jsonbGetElement(JOBS.ERRORS, k);
-    Map<UUID, List<JobError>> errors = new LinkedHashMap<>();
-    PgTx.dsl()
-        .select(
-            JOBS.ID,
-            jsonbGetAttributeAsText(entry, "at").cast(SQLDataType.TIMESTAMPWITHTIMEZONE),
-            jsonbGetAttributeAsText(entry, "attempt").cast(SQLDataType.INTEGER),
-            jsonbGetAttributeAsText(entry, "kind"),
-            jsonbGetAttributeAsText(entry, "error"),
-            jsonbGetAttributeAsText(entry, "message"))
-        .from(JOBS)
-        .crossJoin(positions)
-        .where(JOBS.ID.eq(DSL.any(val(ids.toArray(UUID[]::new)))))
-        .orderBy(JOBS.ID, k)
-        .forEach(
-            e ->
-                errors
-                    .computeIfAbsent(e.value1(), id -> new ArrayList<>())
-                    .add(
-                        new JobError(
-                            e.value2().toInstant(),
-                            e.value3(),
-                            e.value4(),
-                            Optional.ofNullable(e.value5()).orElse(""),
-                            Optional.ofNullable(e.value6()).orElse(""))));
-    return errors;
-  }
-
-  private static OffsetDateTime utc(Instant instant) {
+  static OffsetDateTime utc(Instant instant) {
     return instant.atOffset(ZoneOffset.UTC);
   }
 
