@@ -44,7 +44,7 @@ final class JobAdminStore {
   List<JobView> list(Optional<JobState> state, Optional<String> kind, int limit) {
     Condition where = DSL.noCondition();
     if (state.isPresent()) {
-      where = where.and(JOBS.STATE.eq(state.get().code()));
+      where = where.and(JOBS.STATE.eq(JobStore.state(state.get())));
     }
     if (kind.isPresent()) {
       where = where.and(JOBS.KIND.eq(kind.get()));
@@ -63,7 +63,7 @@ final class JobAdminStore {
   void retry(UUID id, Instant now) {
     PgTx.dsl()
         .update(JOBS)
-        .set(JOBS.STATE, JobState.AVAILABLE.code())
+        .set(JOBS.STATE, JobStore.state(JobState.AVAILABLE))
         .set(JOBS.ATTEMPT, 0)
         .set(JOBS.SCHEDULED_AT, utc(now))
         .setNull(JOBS.FINALIZED_AT)
@@ -76,7 +76,7 @@ final class JobAdminStore {
   void cancel(UUID id, Instant now, String reason) {
     PgTx.dsl()
         .update(JOBS)
-        .set(JOBS.STATE, JobState.CANCELLED.code())
+        .set(JOBS.STATE, JobStore.state(JobState.CANCELLED))
         .set(JOBS.FINALIZED_AT, utc(now))
         .setNull(JOBS.ATTEMPTED_BY)
         .set(JOBS.ERRORS, appendError(now, new JobStore.ErrorEntry("cancelled", "", reason)))

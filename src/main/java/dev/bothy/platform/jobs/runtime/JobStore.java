@@ -1,8 +1,6 @@
 package dev.bothy.platform.jobs.runtime;
 
 import static dev.bothy.db.Tables.JOBS;
-import static org.jooq.impl.DSL.arrayGet;
-import static org.jooq.impl.DSL.generateSeries;
 import static org.jooq.impl.DSL.inline;
 import static org.jooq.impl.DSL.jsonbObject;
 import static org.jooq.impl.DSL.key;
@@ -45,10 +43,14 @@ final class JobStore {
   /** The advisory lock of the maintenance (rescuer, cleaner, periodic jobs). */
   static final long MAINTENANCE_LOCK_KEY = 0x626f7468795f6a62L;
 
-  private static final Condition RUNNING = JOBS.STATE.eq(JobState.RUNNING.code());
+  // States are inlined as literals, never bound: the partial indexes (jobs_fetch, jobs_running,
+  // jobs_finalized) serve a statement only when the planner sees their predicate, and a generic
+  // plan of a prepared statement with bound states falls back to a scan of the whole table.
+  private static final Condition RUNNING = JOBS.STATE.eq(state(JobState.RUNNING));
   private static final Condition LAST_ATTEMPT = JOBS.ATTEMPT.ge(JOBS.MAX_ATTEMPTS);
-  private static final List<String> FETCHABLE =
-      List.of(JobState.AVAILABLE.code(), JobState.SCHEDULED.code(), JobState.RETRYABLE.code());
+  private static final Condition FETCHABLE =
+      JOBS.STATE.in(
+          state(JobState.AVAILABLE), state(JobState.SCHEDULED), state(JobState.RETRYABLE));
 
   JobStore() {}
 
@@ -57,7 +59,9 @@ final class JobStore {
    * once per queue that got an available job; returns the ids that were inserted.
    *
    * <p>The rows travel as one array per column (nine binds whatever the batch size, so a batch
-   * never meets the protocol's bind limit); the select reads element {@code i} of each.
+   * never meets the protocol's bind limit), unnested side by side in the select list, which
+   * PostgreSQL zips row by row. Reading element {@code i} of each array over {@code
+   * generate_series} instead costs a parse of every array per row: 300 times slower at 1,000 rows.
    */
   Set<UUID> insert(List<NewJob> jobs, Instant now) {
     int n = jobs.size();
@@ -82,8 +86,6 @@ final class JobStore {
       scheduled[i] = utc(j.scheduledAt());
       uniqueKeys[i] = j.uniqueKey().orElse(null);
     }
-    Table<Record1<Integer>> rows = generateSeries(1, n).as("r", "i");
-    Field<Integer> i = rows.field(0, Integer.class);
     CommonTableExpression<Record3<UUID, String, String>> inserted =
         name("inserted")
             .as(
@@ -101,17 +103,16 @@ final class JobStore {
                         JOBS.UNIQUE_KEY)
                     .select(
                         select(
-                                arrayGet(val(ids), i),
-                                arrayGet(val(kinds), i),
-                                arrayGet(val(queues), i),
-                                arrayGet(val(args), i).cast(SQLDataType.JSONB),
-                                arrayGet(val(states), i),
-                                arrayGet(val(maxAttempts), i),
-                                arrayGet(val(priorities), i),
-                                arrayGet(val(scheduled), i),
-                                val(utc(now)),
-                                arrayGet(val(uniqueKeys), i))
-                            .from(rows))
+                            unnest(ids, UUID.class),
+                            unnest(kinds, String.class),
+                            unnest(queues, String.class),
+                            unnest(args, String.class).cast(SQLDataType.JSONB),
+                            unnest(states, String.class),
+                            unnest(maxAttempts, Integer.class),
+                            unnest(priorities, Short.class),
+                            unnest(scheduled, OffsetDateTime.class),
+                            val(utc(now)),
+                            unnest(uniqueKeys, String.class)))
                     .onConflict(JOBS.KIND, JOBS.UNIQUE_KEY)
                     .where(JOBS.UNIQUE_KEY.isNotNull())
                     .doNothing()
@@ -123,7 +124,7 @@ final class JobStore {
     Table<Record1<String>> woken =
         selectDistinct(insertedQueue)
             .from(inserted)
-            .where(insertedState.eq(JobState.AVAILABLE.code()))
+            .where(insertedState.eq(state(JobState.AVAILABLE)))
             .asTable("woken");
     Field<String> notified =
         DSL.function(
@@ -152,7 +153,7 @@ final class JobStore {
   List<FetchedJob> fetch(String queue, int limit, Instant now, String clientId) {
     return PgTx.dsl()
         .update(JOBS)
-        .set(JOBS.STATE, JobState.RUNNING.code())
+        .set(JOBS.STATE, state(JobState.RUNNING))
         .set(JOBS.ATTEMPT, JOBS.ATTEMPT.plus(1))
         .set(JOBS.ATTEMPTED_AT, utc(now))
         .set(JOBS.ATTEMPTED_BY, clientId)
@@ -161,7 +162,7 @@ final class JobStore {
                 select(JOBS.ID)
                     .from(JOBS)
                     .where(JOBS.QUEUE.eq(queue))
-                    .and(JOBS.STATE.in(FETCHABLE))
+                    .and(FETCHABLE)
                     .and(JOBS.SCHEDULED_AT.le(utc(now)))
                     .orderBy(JOBS.PRIORITY, JOBS.SCHEDULED_AT, JOBS.ID)
                     .limit(limit)
@@ -184,7 +185,7 @@ final class JobStore {
   int complete(List<UUID> ids, Instant now, String clientId) {
     return PgTx.dsl()
         .update(JOBS)
-        .set(JOBS.STATE, JobState.COMPLETED.code())
+        .set(JOBS.STATE, state(JobState.COMPLETED))
         .set(JOBS.FINALIZED_AT, utc(now))
         .where(JOBS.ID.eq(DSL.any(val(ids.toArray(UUID[]::new)))))
         .and(RUNNING)
@@ -203,8 +204,7 @@ final class JobStore {
         .update(JOBS)
         .set(
             JOBS.STATE,
-            when(LAST_ATTEMPT, inline(JobState.DISCARDED.code()))
-                .otherwise(inline(JobState.RETRYABLE.code())))
+            when(LAST_ATTEMPT, state(JobState.DISCARDED)).otherwise(state(JobState.RETRYABLE)))
         .set(JOBS.SCHEDULED_AT, when(LAST_ATTEMPT, JOBS.SCHEDULED_AT).otherwise(val(utc(retryAt))))
         .set(
             JOBS.FINALIZED_AT,
@@ -222,7 +222,7 @@ final class JobStore {
   boolean snooze(UUID id, String clientId, Instant at) {
     return PgTx.dsl()
             .update(JOBS)
-            .set(JOBS.STATE, JobState.SCHEDULED.code())
+            .set(JOBS.STATE, state(JobState.SCHEDULED))
             .set(JOBS.ATTEMPT, JOBS.ATTEMPT.minus(1))
             .set(JOBS.SCHEDULED_AT, utc(at))
             .where(JOBS.ID.eq(id))
@@ -236,7 +236,7 @@ final class JobStore {
   boolean cancelByWork(UUID id, String clientId, Instant now, String reason) {
     return PgTx.dsl()
             .update(JOBS)
-            .set(JOBS.STATE, JobState.CANCELLED.code())
+            .set(JOBS.STATE, state(JobState.CANCELLED))
             .set(JOBS.FINALIZED_AT, utc(now))
             .set(JOBS.ERRORS, appendError(now, new ErrorEntry("cancelled", "", reason)))
             .where(JOBS.ID.eq(id))
@@ -250,7 +250,7 @@ final class JobStore {
   int handBack(String clientId) {
     return PgTx.dsl()
         .update(JOBS)
-        .set(JOBS.STATE, JobState.AVAILABLE.code())
+        .set(JOBS.STATE, state(JobState.AVAILABLE))
         .set(JOBS.ATTEMPT, DSL.greatest(JOBS.ATTEMPT.minus(1), inline(0)))
         .setNull(JOBS.ATTEMPTED_BY)
         .where(RUNNING)
@@ -264,8 +264,7 @@ final class JobStore {
         .update(JOBS)
         .set(
             JOBS.STATE,
-            when(LAST_ATTEMPT, inline(JobState.DISCARDED.code()))
-                .otherwise(inline(JobState.RETRYABLE.code())))
+            when(LAST_ATTEMPT, state(JobState.DISCARDED)).otherwise(state(JobState.RETRYABLE)))
         .set(
             JOBS.FINALIZED_AT,
             when(LAST_ATTEMPT, val(utc(now))).otherwise(DSL.castNull(JOBS.FINALIZED_AT)))
@@ -279,7 +278,7 @@ final class JobStore {
 
   /** Deletes up to {@code limit} jobs in {@code states} finished before {@code before}. */
   int clean(List<JobState> states, Instant before, int limit) {
-    List<String> codes = states.stream().map(JobState::code).toList();
+    List<Field<String>> codes = states.stream().map(JobStore::state).toList();
     return PgTx.dsl()
         .deleteFrom(JOBS)
         .where(
@@ -317,6 +316,16 @@ final class JobStore {
         val(new String[] {"-1"}),
         entry,
         inline(true));
+  }
+
+  // unnest(array) in the select list: several of them run in lockstep, one row per element.
+  private static <T> Field<T> unnest(Object[] array, Class<T> type) {
+    return DSL.function("unnest", type, val(array));
+  }
+
+  /** A state as a literal of the statement, so a partial index can serve it. */
+  static Field<String> state(JobState state) {
+    return inline(state.code());
   }
 
   static OffsetDateTime utc(Instant instant) {
