@@ -5,6 +5,7 @@ import com.codahale.metrics.Gauge;
 import com.codahale.metrics.MetricRegistry;
 import dev.bothy.kernel.Clock;
 import dev.bothy.platform.telemetry.TelemetryNames;
+import dev.bothy.platform.telemetry.TraceContext;
 import dev.bothy.sync.ConsumerName;
 import dev.bothy.sync.ConsumerState;
 import dev.bothy.sync.Consumers;
@@ -43,7 +44,8 @@ final class ConsumerMetrics {
           protected Map<ConsumerName, ConsumerState> loadValue() {
             try {
               Map<ConsumerName, ConsumerState> byName = new HashMap<>();
-              for (ConsumerState s : consumers.states()) {
+              // A scrape is never a trace: the read runs outside any recorded trace.
+              for (ConsumerState s : TraceContext.untraced(consumers::states)) {
                 byName.put(s.name(), s);
               }
               return byName;

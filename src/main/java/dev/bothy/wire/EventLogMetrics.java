@@ -5,6 +5,7 @@ import com.codahale.metrics.Counter;
 import com.codahale.metrics.Histogram;
 import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.Timer;
+import dev.bothy.platform.telemetry.TraceContext;
 import dev.bothy.sync.EventLog;
 import dev.bothy.sync.app.AppendMetrics;
 import java.util.concurrent.TimeUnit;
@@ -58,9 +59,10 @@ final class EventLogMetrics implements AppendMetrics {
         });
   }
 
+  // A scrape is never a trace: the read runs outside any recorded trace.
   private static Long readOrNull(java.util.function.LongSupplier read) {
     try {
-      return read.getAsLong();
+      return TraceContext.untraced(read::getAsLong);
     } catch (RuntimeException e) {
       return null;
     }

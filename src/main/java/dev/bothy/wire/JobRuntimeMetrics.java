@@ -7,6 +7,7 @@ import dev.bothy.platform.jobs.JobAdmin;
 import dev.bothy.platform.jobs.JobMetrics;
 import dev.bothy.platform.jobs.JobState;
 import dev.bothy.platform.jobs.QueueCount;
+import dev.bothy.platform.telemetry.TraceContext;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
@@ -56,7 +57,8 @@ final class JobRuntimeMetrics implements JobMetrics {
           protected Map<String, Long> loadValue() {
             try {
               Map<String, Long> byKey = new HashMap<>();
-              for (QueueCount c : admin.counts()) {
+              // A scrape is never a trace: the read runs outside any recorded trace.
+              for (QueueCount c : TraceContext.untraced(admin::counts)) {
                 byKey.put(c.queue() + "\n" + c.state().code(), c.count());
               }
               return byKey;

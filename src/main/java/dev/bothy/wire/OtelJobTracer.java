@@ -14,8 +14,10 @@ import java.util.UUID;
 /**
  * The {@link JobTracer} of the running service: a span per job's work through the OpenTelemetry
  * API, named {@code job <kind>} with the kind, attempt and id as attributes; and a span per worker
- * consumer round ({@link #round}). Without the OpenTelemetry agent the API is a no-op and this
- * costs next to nothing.
+ * consumer round ({@link #round}). Both are roots: the loops that find the work run untraced
+ * ({@code TraceContext.untracedCall}), and the agent carries that context into the worker threads,
+ * so a span with that parent would never be recorded. Without the OpenTelemetry agent the API is a
+ * no-op and this costs next to nothing.
  */
 final class OtelJobTracer implements JobTracer, RoundTracer {
   private final Tracer tracer;
@@ -38,6 +40,7 @@ final class OtelJobTracer implements JobTracer, RoundTracer {
     Span span =
         tracer
             .spanBuilder(TelemetryNames.CONSUMER_ROUND_SPAN_PREFIX + " " + name)
+            .setNoParent()
             .setSpanKind(SpanKind.INTERNAL)
             .setAttribute(TelemetryNames.CONSUMER_NAME, name)
             .startSpan();
@@ -59,6 +62,7 @@ final class OtelJobTracer implements JobTracer, RoundTracer {
     Span span =
         tracer
             .spanBuilder(TelemetryNames.JOB_SPAN_PREFIX + " " + kind)
+            .setNoParent()
             .setSpanKind(SpanKind.CONSUMER)
             .setAttribute(TelemetryNames.JOB_KIND, kind)
             .setAttribute(TelemetryNames.JOB_ATTEMPT, (long) attempt)

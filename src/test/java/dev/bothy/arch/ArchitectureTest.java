@@ -134,6 +134,7 @@ class ArchitectureTest {
               "dev.bothy.kernel..",
               "dev.bothy.platform.pg..",
               "dev.bothy.platform.lifecycle..",
+              "dev.bothy.platform.telemetry..",
               "dev.bothy.platform.jobs..")
           .because(
               "DESIGN.md section 4: platform.jobs may use kernel, platform.pg and its generated"

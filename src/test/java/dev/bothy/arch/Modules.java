@@ -56,8 +56,9 @@ final class Modules {
    * since ADR 0014 its wiring entry {@code JobsModule} registers the workers' start and stop with
    * {@code platform.lifecycle}; the table says "kernel, platform.pg". {@code platform.pg} runs its
    * {@code Listener} on the loop primitive {@code ServiceLoop} of {@code platform.lifecycle}, as
-   * DESIGN.md section 4 asks of every background loop. docs/architecture.md lists the rows as they
-   * are.
+   * DESIGN.md section 4 asks of every background loop. Both run their loops' polls outside the
+   * recorded traces through {@code platform.telemetry}'s {@code TraceContext}. docs/architecture.md
+   * lists the rows as they are.
    */
   static final Map<String, Set<String>> MAY_USE = mayUse();
 
@@ -237,9 +238,13 @@ final class Modules {
         Map.ofEntries(
             Map.entry(KERNEL, Set.of()),
             Map.entry(GENERATED, Set.of()),
-            Map.entry("platform.pg", Set.of(KERNEL, GENERATED, "platform.lifecycle")),
             Map.entry(
-                "platform.jobs", Set.of(KERNEL, GENERATED, "platform.pg", "platform.lifecycle")),
+                "platform.pg",
+                Set.of(KERNEL, GENERATED, "platform.lifecycle", "platform.telemetry")),
+            Map.entry(
+                "platform.jobs",
+                Set.of(
+                    KERNEL, GENERATED, "platform.pg", "platform.lifecycle", "platform.telemetry")),
             Map.entry("platform.lifecycle", Set.of(KERNEL)),
             Map.entry("platform.telemetry", Set.of(KERNEL)),
             Map.entry("instance", union(Set.of(KERNEL, GENERATED), platform)),

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.bothy.kernel.Ids;
 import dev.bothy.platform.telemetry.TelemetryNames;
+import dev.bothy.platform.telemetry.TraceContext;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
@@ -58,6 +59,23 @@ class OtelJobTracerTest {
     assertThat(span.getStatus().getStatusCode()).isEqualTo(StatusCode.ERROR);
     assertThat(span.getEvents()).extracting(e -> e.getName()).contains("exception");
     assertThat(span.hasEnded()).isTrue();
+  }
+
+  @Test
+  void a_job_and_a_round_found_by_an_untraced_poll_are_recorded_as_roots() throws Exception {
+    OtelJobTracer tracer = new OtelJobTracer(OTEL.getOpenTelemetry());
+
+    TraceContext.untracedCall(
+        () -> {
+          tracer.traced(Ids.newId(), "webhooks.deliver", 1, () -> {});
+          return tracer.round("webhooks", () -> 1);
+        });
+
+    assertThat(OTEL.getSpans())
+        .extracting(SpanData::getName)
+        .containsExactlyInAnyOrder("job webhooks.deliver", "consumer round webhooks");
+    assertThat(OTEL.getSpans())
+        .allSatisfy(s -> assertThat(s.getParentSpanContext().isValid()).isFalse());
   }
 
   @Test

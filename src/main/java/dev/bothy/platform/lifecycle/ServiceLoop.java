@@ -71,6 +71,22 @@ public final class ServiceLoop {
     Next run() throws Exception;
   }
 
+  /**
+   * What every iteration runs inside, such as a context that keeps its statements out of the
+   * recorded traces ({@code TraceContext.untracedCall}); the default runs the iteration as it is.
+   */
+  @FunctionalInterface
+  public interface Around {
+    /**
+     * Runs one iteration inside the context.
+     *
+     * @param iteration the iteration
+     * @return what the iteration returned
+     * @throws Exception what the iteration threw
+     */
+    Next run(Iteration iteration) throws Exception;
+  }
+
   private final String name;
   private final Iteration iteration;
   private final Duration interval;
@@ -80,6 +96,7 @@ public final class ServiceLoop {
   private final LoopLog log;
   private final Consumer<Throwable> onFatal;
   private final Runnable onStop;
+  private final Around around;
   private final Clock clock;
   private final Pause pause;
   private final Object monitor = new Object();
@@ -103,6 +120,7 @@ public final class ServiceLoop {
     this.wakesCutRetries = b.wakesCutRetries;
     this.log = b.log != null ? b.log : LoopLog.of(LOG, "loop", "loop=" + name);
     this.onStop = b.onStop;
+    this.around = b.around;
     this.clock = b.clock;
     this.pause = b.pause;
   }
@@ -270,7 +288,7 @@ public final class ServiceLoop {
     while (!stopping) {
       Next next;
       try {
-        next = iteration.run();
+        next = around.run(iteration);
       } catch (Throwable e) { // NOPMD: the retry rule decides what is a failed iteration
         if (stopping) {
           return;

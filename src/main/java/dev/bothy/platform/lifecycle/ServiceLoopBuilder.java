@@ -20,6 +20,7 @@ public final class ServiceLoopBuilder {
   LoopLog log;
   Consumer<Throwable> onFatal;
   Runnable onStop = () -> {};
+  ServiceLoop.Around around = ServiceLoop.Iteration::run;
   Clock clock = Clock.system();
   Pause pause = Pause.real();
 
@@ -106,6 +107,19 @@ public final class ServiceLoopBuilder {
    */
   public ServiceLoopBuilder onStop(Runnable onStop) {
     this.onStop = Objects.requireNonNull(onStop, "onStop");
+    return this;
+  }
+
+  /**
+   * Sets what every iteration runs inside. Bothy's loops run their polls outside any recorded trace
+   * ({@code TraceContext.untracedCall}): a poll that finds nothing must not become a trace, and
+   * work they find (a job, a consumer round) gets a span of its own.
+   *
+   * @param around runs one iteration
+   * @return this builder
+   */
+  public ServiceLoopBuilder around(ServiceLoop.Around around) {
+    this.around = Objects.requireNonNull(around, "around");
     return this;
   }
 

@@ -3,6 +3,7 @@ package dev.bothy.platform.pg;
 import dev.bothy.platform.lifecycle.LoopLog;
 import dev.bothy.platform.lifecycle.ServiceLoop;
 import dev.bothy.platform.lifecycle.ServiceLoop.Next;
+import dev.bothy.platform.telemetry.TraceContext;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -85,6 +86,8 @@ public final class Listener implements AutoCloseable {
     this.onConnected = Objects.requireNonNull(onConnected, "onConnected");
     this.loop =
         ServiceLoop.named("bothy-listen-" + connection.applicationName())
+            // Polls are never a trace; work found gets a root span (TraceContext).
+            .around(it -> TraceContext.untracedCall(it::run))
             .every(initialBackoff)
             .retryDelay(this::backoff)
             .log(new LostLog())

@@ -3,6 +3,7 @@ package dev.bothy.sync.app;
 import dev.bothy.platform.lifecycle.LoopLog;
 import dev.bothy.platform.lifecycle.ServiceLoop;
 import dev.bothy.platform.lifecycle.ServiceLoop.Next;
+import dev.bothy.platform.telemetry.TraceContext;
 import dev.bothy.sync.ConsumerName;
 import java.time.Duration;
 import java.util.List;
@@ -72,6 +73,8 @@ public final class ConsumerRunner {
 
   private ServiceLoop loop(ConsumerName name) {
     return ServiceLoop.named("bothy-consumer-" + name.value())
+        // Polls are never a trace; work found gets a root span (TraceContext).
+        .around(it -> TraceContext.untracedCall(it::run))
         .every(pollInterval)
         .log(new RoundLog(name))
         // A handler's Error (a stack overflow on one event) fails the round like an exception: the

@@ -4,6 +4,7 @@ import dev.bothy.kernel.BothyException;
 import dev.bothy.platform.lifecycle.LoopLog;
 import dev.bothy.platform.lifecycle.ServiceLoop;
 import dev.bothy.platform.lifecycle.ServiceLoop.Next;
+import dev.bothy.platform.telemetry.TraceContext;
 import dev.bothy.sync.Event;
 import dev.bothy.sync.EventLog;
 import dev.bothy.sync.LogTail;
@@ -70,6 +71,8 @@ public final class TailService implements LogTail {
     this.onFailure = Objects.requireNonNull(onFailure, "onFailure");
     this.loop =
         ServiceLoop.named("bothy-tail")
+            // Polls are never a trace; work found gets a root span (TraceContext).
+            .around(it -> TraceContext.untracedCall(it::run))
             .every(pollInterval)
             .log(LoopLog.of(LOG, "log tail read", ""))
             // A hole is a bug to end the process on, not a read to try again.

@@ -9,15 +9,11 @@ import static dev.bothy.wire.ApiApp.settings;
 
 import dev.bothy.testing.PgExtension;
 import dev.bothy.wire.ApiApp;
-import java.io.IOException;
-import java.nio.file.Path;
+import dev.bothy.wire.ApiAppExtension;
 import java.util.Collections;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -30,21 +26,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 class BadRequestsTest {
   @RegisterExtension static final PgExtension PG = new PgExtension();
 
-  @TempDir static Path dir;
-
-  private static ApiApp app;
-
-  @BeforeAll
-  static void start() throws Exception {
-    app = ApiApp.start(PG, dir, ApiApp.SMALL_SYNC_LIMITS);
-  }
-
-  @AfterAll
-  static void stopAndSearchTheLogs() throws IOException {
-    if (app != null) {
-      app.stopAndSearchTheLogs();
-    }
-  }
+  @RegisterExtension
+  static final ApiAppExtension APP = new ApiAppExtension(PG, ApiApp.SMALL_SYNC_LIMITS);
 
   static Stream<BadRequest> badRequests() {
     String ok = settings("x");
@@ -264,6 +247,6 @@ class BadRequestsTest {
   @MethodSource("badRequests")
   void a_bad_request_gets_its_status_and_problem_type_and_writes_nothing(BadRequest bad)
       throws Exception {
-    bad.sendAndCheck(app);
+    bad.sendAndCheck(APP.app());
   }
 }

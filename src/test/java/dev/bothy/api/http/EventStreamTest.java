@@ -10,9 +10,8 @@ import dev.bothy.testing.PgExtension;
 import dev.bothy.wire.ApiApp;
 import dev.bothy.wire.ApiApp.Sse;
 import dev.bothy.wire.ApiApp.StreamEvent;
-import java.io.IOException;
+import dev.bothy.wire.ApiAppExtension;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -24,11 +23,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code GET /v1/events/stream}: the backlog then live events in order while the tail's LISTEN
@@ -38,33 +34,21 @@ import org.junit.jupiter.api.io.TempDir;
 class EventStreamTest {
   @RegisterExtension static final PgExtension PG = new PgExtension();
 
-  @TempDir static Path dir;
-
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static ApiApp app;
 
-  @BeforeAll
-  static void start() throws Exception {
-    app = ApiApp.start(PG, dir, ApiApp.SMALL_SYNC_LIMITS);
-  }
-
-  @AfterAll
-  static void stopAndSearchTheLogs() throws IOException {
-    if (app != null) {
-      app.stopAndSearchTheLogs();
-    }
-  }
+  @RegisterExtension
+  static final ApiAppExtension APP = new ApiAppExtension(PG, ApiApp.SMALL_SYNC_LIMITS);
 
   @Test
   void a_stream_from_zero_gets_the_backlog_then_live_events_in_order_across_killed_listen_backends()
       throws Exception {
-    app.waitForNoOpenStream();
+    APP.app().waitForNoOpenStream();
     // Some backlog first.
-    app.post(body(settings("backlog")), ApiApp.ALEX, Map.of());
+    APP.app().post(body(settings("backlog")), ApiApp.ALEX, Map.of());
     int writers = 2;
     int requests = 15;
     ExecutorService pool = Executors.newFixedThreadPool(writers + 1);
-    try (Sse sse = app.stream("?after=0", Map.of())) {
+    try (Sse sse = APP.app().stream("?after=0", Map.of())) {
       List<Future<?>> done = new ArrayList<>();
       for (int w = 0; w < writers; w++) {
         done.add(
@@ -72,10 +56,11 @@ class EventStreamTest {
                 () -> {
                   for (int i = 0; i < requests; i++) {
                     HttpResponse<String> r =
-                        app.post(
-                            body(settings("w"), settings("w"), settings("w")),
-                            ApiApp.ALEX,
-                            Map.of());
+                        APP.app()
+                            .post(
+                                body(settings("w"), settings("w"), settings("w")),
+                                ApiApp.ALEX,
+                                Map.of());
                     assertThat(r.statusCode()).isEqualTo(201);
                     if (i % 5 == 0) {
                       terminateTailListener();
@@ -87,7 +72,7 @@ class EventStreamTest {
       for (Future<?> f : done) {
         f.get(120, TimeUnit.SECONDS);
       }
-      long end = app.head();
+      long end = APP.app().head();
       long expected = 1;
       while (expected <= end) {
         Optional<StreamEvent> next = sse.next();
@@ -103,8 +88,9 @@ class EventStreamTest {
     }
 
     // A reconnect with Last-Event-ID resumes right after it.
-    long resumeAfter = app.head() - 5;
-    try (Sse again = app.stream("?after=0", Map.of("Last-Event-ID", Long.toString(resumeAfter)))) {
+    long resumeAfter = APP.app().head() - 5;
+    try (Sse again =
+        APP.app().stream("?after=0", Map.of("Last-Event-ID", Long.toString(resumeAfter)))) {
       assertThat(again.next().orElseThrow().id()).hasValue(resumeAfter + 1);
     }
   }
@@ -121,13 +107,13 @@ class EventStreamTest {
 
   @Test
   void api_max_streams_is_enforced_with_503_and_retry_after() throws Exception {
-    app.waitForNoOpenStream();
+    APP.app().waitForNoOpenStream();
     List<Sse> open = new ArrayList<>();
     try {
       for (int i = 0; i < 4; i++) {
-        open.add(app.stream("", Map.of()));
+        open.add(APP.app().stream("", Map.of()));
       }
-      HttpResponse<String> fifth = app.get("/v1/events/stream", ApiApp.SAM);
+      HttpResponse<String> fifth = APP.app().get("/v1/events/stream", ApiApp.SAM);
       assertThat(fifth.statusCode()).isEqualTo(503);
       assertThat(json(fifth).get("type").asText()).isEqualTo("too_many_streams");
       assertThat(fifth.headers().firstValue("Retry-After")).hasValue("7");
@@ -136,8 +122,8 @@ class EventStreamTest {
         s.close();
       }
     }
-    app.waitForNoOpenStream();
-    try (Sse again = app.stream("", Map.of())) {
+    APP.app().waitForNoOpenStream();
+    try (Sse again = APP.app().stream("", Map.of())) {
       assertThat(again).isNotNull();
     }
   }

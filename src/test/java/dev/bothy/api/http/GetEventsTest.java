@@ -6,13 +6,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.bothy.testing.PgExtension;
 import dev.bothy.wire.ApiApp;
-import java.io.IOException;
-import java.nio.file.Path;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import dev.bothy.wire.ApiAppExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code GET /v1/events}: pages, their limits and the type filter. A read after an append is in
@@ -21,34 +17,23 @@ import org.junit.jupiter.api.io.TempDir;
 class GetEventsTest {
   @RegisterExtension static final PgExtension PG = new PgExtension();
 
-  @TempDir static Path dir;
-
-  private static ApiApp app;
-
-  @BeforeAll
-  static void start() throws Exception {
-    app = ApiApp.start(PG, dir, ApiApp.SMALL_SYNC_LIMITS);
-  }
-
-  @AfterAll
-  static void stopAndSearchTheLogs() throws IOException {
-    if (app != null) {
-      app.stopAndSearchTheLogs();
-    }
-  }
+  @RegisterExtension
+  static final ApiAppExtension APP = new ApiAppExtension(PG, ApiApp.SMALL_SYNC_LIMITS);
 
   @Test
   void a_page_is_capped_at_api_max_page_size_and_filters_by_type() throws Exception {
-    long before = app.head();
-    app.append(60);
+    long before = APP.app().head();
+    APP.app().append(60);
 
-    JsonNode page = json(app.get("/v1/events?after=" + before + "&limit=1000", ApiApp.SAM));
+    JsonNode page = json(APP.app().get("/v1/events?after=" + before + "&limit=1000", ApiApp.SAM));
     assertThat(page.get("events")).hasSize(50);
     assertThat(page.get("next_after").asLong()).isEqualTo(before + 50);
-    JsonNode defaults = json(app.get("/v1/events?after=" + before, ApiApp.SAM));
+    JsonNode defaults = json(APP.app().get("/v1/events?after=" + before, ApiApp.SAM));
     assertThat(defaults.get("events")).as("api.defaultPageSize").hasSize(20);
     JsonNode filtered =
-        json(app.get("/v1/events?after=" + before + "&type=settings.updated&limit=5", ApiApp.SAM));
+        json(
+            APP.app()
+                .get("/v1/events?after=" + before + "&type=settings.updated&limit=5", ApiApp.SAM));
     assertThat(filtered.get("events")).hasSize(5);
   }
 }

@@ -11,10 +11,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.bothy.kernel.Ids;
 import dev.bothy.testing.PgExtension;
 import dev.bothy.wire.ApiApp;
-import java.io.IOException;
+import dev.bothy.wire.ApiAppExtension;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -22,11 +21,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code POST /v1/events}: what an append returns and writes, that a request is all or nothing, and
@@ -36,28 +32,15 @@ import org.junit.jupiter.api.io.TempDir;
 class PostEventsTest {
   @RegisterExtension static final PgExtension PG = new PgExtension();
 
-  @TempDir static Path dir;
-
-  private static ApiApp app;
-
-  @BeforeAll
-  static void start() throws Exception {
-    app = ApiApp.start(PG, dir, ApiApp.SMALL_SYNC_LIMITS);
-  }
-
-  @AfterAll
-  static void stopAndSearchTheLogs() throws IOException {
-    if (app != null) {
-      app.stopAndSearchTheLogs();
-    }
-  }
+  @RegisterExtension
+  static final ApiAppExtension APP = new ApiAppExtension(PG, ApiApp.SMALL_SYNC_LIMITS);
 
   @Test
   void three_appended_events_get_201_consecutive_seqs_and_are_readable_through_get()
       throws Exception {
-    long before = app.head();
+    long before = APP.app().head();
     HttpResponse<String> created =
-        app.post(body(settings("a"), settings("b"), settings("c")), ApiApp.ALEX, Map.of());
+        APP.app().post(body(settings("a"), settings("b"), settings("c")), ApiApp.ALEX, Map.of());
 
     assertThat(created.statusCode()).isEqualTo(201);
     // A plain response goes out whole, with its length; only event streams are sent as flushed.
@@ -68,7 +51,7 @@ class PostEventsTest {
     for (int i = 0; i < 3; i++) {
       assertThat(events.get(i).get("seq").asLong()).isEqualTo(before + 1 + i);
     }
-    HttpResponse<String> page = app.get("/v1/events?after=" + before, ApiApp.SAM);
+    HttpResponse<String> page = APP.app().get("/v1/events?after=" + before, ApiApp.SAM);
     assertThat(page.statusCode()).isEqualTo(200);
     JsonNode read = json(page);
     assertThat(read.get("next_after").asLong()).isEqualTo(before + 3);
@@ -86,30 +69,33 @@ class PostEventsTest {
 
   @Test
   void a_request_whose_third_event_has_an_unknown_type_writes_nothing() throws Exception {
-    long before = app.head();
+    long before = APP.app().head();
     HttpResponse<String> refused =
-        app.post(
-            body(settings("a"), settings("b"), event("settings.deleted", "user", "{}")),
-            ApiApp.ALEX,
-            Map.of());
+        APP.app()
+            .post(
+                body(settings("a"), settings("b"), event("settings.deleted", "user", "{}")),
+                ApiApp.ALEX,
+                Map.of());
 
     assertThat(refused.statusCode()).isEqualTo(400);
     assertThat(json(refused).get("type").asText()).isEqualTo("unknown_event_type");
     assertThat(json(refused).get("pointer").asText()).isEqualTo("/events/2/type");
-    assertThat(app.head()).isEqualTo(before);
+    assertThat(APP.app().head()).isEqualTo(before);
   }
 
   @Test
   void an_idempotent_retry_gets_the_first_response_and_another_body_is_a_conflict()
       throws Exception {
-    long before = app.head();
+    long before = APP.app().head();
     String key = "order-" + Ids.newId();
     HttpResponse<String> first =
-        app.post(body(settings("a"), settings("b")), ApiApp.ALEX, Map.of("Idempotency-Key", key));
+        APP.app()
+            .post(body(settings("a"), settings("b")), ApiApp.ALEX, Map.of("Idempotency-Key", key));
     HttpResponse<String> retry =
-        app.post(body(settings("a"), settings("b")), ApiApp.ALEX, Map.of("Idempotency-Key", key));
+        APP.app()
+            .post(body(settings("a"), settings("b")), ApiApp.ALEX, Map.of("Idempotency-Key", key));
     HttpResponse<String> other =
-        app.post(body(settings("c")), ApiApp.ALEX, Map.of("Idempotency-Key", key));
+        APP.app().post(body(settings("c")), ApiApp.ALEX, Map.of("Idempotency-Key", key));
 
     assertThat(first.statusCode()).isEqualTo(201);
     assertThat(retry.statusCode()).isEqualTo(201);
@@ -117,18 +103,19 @@ class PostEventsTest {
     assertThat(retry.headers().firstValue("Idempotent-Replayed")).hasValue("true");
     assertThat(other.statusCode()).isEqualTo(409);
     assertThat(json(other).get("type").asText()).isEqualTo("idempotency_conflict");
-    assertThat(app.head()).isEqualTo(before + 2);
+    assertThat(APP.app().head()).isEqualTo(before + 2);
 
     // The same key from another token is another key.
     HttpResponse<String> samsOwn =
-        app.post(body(settings("a"), settings("b")), ApiApp.SAM, Map.of("Idempotency-Key", key));
+        APP.app()
+            .post(body(settings("a"), settings("b")), ApiApp.SAM, Map.of("Idempotency-Key", key));
     assertThat(samsOwn.statusCode()).as("sam may not append at all").isEqualTo(403);
   }
 
   @Test
   void concurrent_requests_with_one_key_append_once_and_all_get_the_same_response()
       throws Exception {
-    long before = app.head();
+    long before = APP.app().head();
     String key = "burst-" + Ids.newId();
     String request = body(settings("burst"));
     ExecutorService pool = Executors.newFixedThreadPool(8);
@@ -136,7 +123,8 @@ class PostEventsTest {
       List<Future<HttpResponse<String>>> answers = new ArrayList<>();
       for (int i = 0; i < 8; i++) {
         answers.add(
-            pool.submit(() -> app.post(request, ApiApp.ALEX, Map.of("Idempotency-Key", key))));
+            pool.submit(
+                () -> APP.app().post(request, ApiApp.ALEX, Map.of("Idempotency-Key", key))));
       }
       List<String> bodies = new ArrayList<>();
       for (Future<HttpResponse<String>> f : answers) {
@@ -148,6 +136,6 @@ class PostEventsTest {
     } finally {
       pool.shutdownNow();
     }
-    assertThat(app.head()).isEqualTo(before + 1);
+    assertThat(APP.app().head()).isEqualTo(before + 1);
   }
 }

@@ -8,15 +8,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.bothy.testing.Http;
 import dev.bothy.testing.PgExtension;
 import dev.bothy.wire.ApiApp;
-import java.io.IOException;
+import dev.bothy.wire.ApiAppExtension;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code GET /openapi.json} as the running role serves it, and the API's request and stream metrics
@@ -25,31 +21,18 @@ import org.junit.jupiter.api.io.TempDir;
 class ServedOpenApiAndMetricsTest {
   @RegisterExtension static final PgExtension PG = new PgExtension();
 
-  @TempDir static Path dir;
-
-  private static ApiApp app;
-
-  @BeforeAll
-  static void start() throws Exception {
-    app = ApiApp.start(PG, dir, ApiApp.SMALL_SYNC_LIMITS);
-  }
-
-  @AfterAll
-  static void stopAndSearchTheLogs() throws IOException {
-    if (app != null) {
-      app.stopAndSearchTheLogs();
-    }
-  }
+  @RegisterExtension
+  static final ApiAppExtension APP = new ApiAppExtension(PG, ApiApp.SMALL_SYNC_LIMITS);
 
   @Test
   void the_openapi_document_is_served_without_a_token_and_requests_show_in_the_metrics()
       throws Exception {
-    HttpResponse<String> doc = app.get("/openapi.json", null);
+    HttpResponse<String> doc = APP.app().get("/openapi.json", null);
     assertThat(doc.statusCode()).isEqualTo(200);
     assertThat(json(doc).get("paths").has("/v1/events/stream")).isTrue();
 
-    app.post(body(settings("m")), ApiApp.ALEX, Map.of());
-    String prometheus = Http.get(app.adminPort(), "/prometheus").body();
+    APP.app().post(body(settings("m")), ApiApp.ALEX, Map.of());
+    String prometheus = Http.get(APP.app().adminPort(), "/prometheus").body();
     assertThat(prometheus)
         .contains(
             "bothy_api_request_seconds_count{bothy_route=\"POST /v1/events\",bothy_status=\"201\"}")

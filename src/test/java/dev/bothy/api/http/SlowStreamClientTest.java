@@ -6,6 +6,7 @@ import dev.bothy.testing.PgExtension;
 import dev.bothy.wire.ApiApp;
 import dev.bothy.wire.ApiApp.InOrder;
 import dev.bothy.wire.ApiApp.Sse;
+import dev.bothy.wire.ApiAppExtension;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -14,17 +15,13 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code GET /v1/events/stream} with a client that stops reading: the tail's bounded buffer drops
@@ -34,32 +31,19 @@ import org.junit.jupiter.api.io.TempDir;
 class SlowStreamClientTest {
   @RegisterExtension static final PgExtension PG = new PgExtension();
 
-  @TempDir static Path dir;
-
-  private static ApiApp app;
-
-  @BeforeAll
-  static void start() throws Exception {
-    app = ApiApp.start(PG, dir, ApiApp.SMALL_SYNC_LIMITS);
-  }
-
-  @AfterAll
-  static void stopAndSearchTheLogs() throws IOException {
-    if (app != null) {
-      app.stopAndSearchTheLogs();
-    }
-  }
+  @RegisterExtension
+  static final ApiAppExtension APP = new ApiAppExtension(PG, ApiApp.SMALL_SYNC_LIMITS);
 
   @Test
   void a_client_that_stops_reading_is_dropped_with_a_resync_and_a_reader_gets_everything()
       throws Exception {
-    app.waitForNoOpenStream();
-    long start = app.head();
+    APP.app().waitForNoOpenStream();
+    long start = APP.app().head();
     int total = 40_000;
     try (Socket slow = new Socket()) {
       // A small receive buffer, so the server's writes block soon once nobody reads.
       slow.setReceiveBufferSize(4096);
-      slow.connect(new InetSocketAddress("127.0.0.1", app.port()));
+      slow.connect(new InetSocketAddress("127.0.0.1", APP.app().port()));
       OutputStream out = slow.getOutputStream();
       out.write(
           ("GET /v1/events/stream?after="
@@ -69,7 +53,7 @@ class SlowStreamClientTest {
                   + "\r\n\r\n")
               .getBytes(StandardCharsets.US_ASCII));
       out.flush();
-      try (Sse fast = app.stream("?after=" + start, Map.of())) {
+      try (Sse fast = APP.app().stream("?after=" + start, Map.of())) {
         AtomicLong fastAt = new AtomicLong(start);
         // A resync event has no id, so it breaks the order: the reading client was dropped.
         CompletableFuture<InOrder> received =
@@ -82,7 +66,7 @@ class SlowStreamClientTest {
                   }
                 });
         for (int i = 0; i < total / 100; i++) {
-          app.append(100);
+          APP.app().append(100);
           // The reading client stays well within its buffer (tailSubscriberBuffer 2000), however
           // slow the machine, while the other one never reads.
           long appended = start + (i + 1) * 100L;

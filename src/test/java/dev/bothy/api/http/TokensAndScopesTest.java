@@ -6,14 +6,10 @@ import static dev.bothy.wire.ApiApp.settings;
 
 import dev.bothy.testing.PgExtension;
 import dev.bothy.wire.ApiApp;
-import java.io.IOException;
-import java.nio.file.Path;
+import dev.bothy.wire.ApiAppExtension;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -25,21 +21,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 class TokensAndScopesTest {
   @RegisterExtension static final PgExtension PG = new PgExtension();
 
-  @TempDir static Path dir;
-
-  private static ApiApp app;
-
-  @BeforeAll
-  static void start() throws Exception {
-    app = ApiApp.start(PG, dir, ApiApp.SMALL_SYNC_LIMITS);
-  }
-
-  @AfterAll
-  static void stopAndSearchTheLogs() throws IOException {
-    if (app != null) {
-      app.stopAndSearchTheLogs();
-    }
-  }
+  @RegisterExtension
+  static final ApiAppExtension APP = new ApiAppExtension(PG, ApiApp.SMALL_SYNC_LIMITS);
 
   static Stream<BadRequest> refusedTokens() {
     String ok = settings("x");
@@ -107,6 +90,6 @@ class TokensAndScopesTest {
   @MethodSource("refusedTokens")
   void a_request_without_a_good_token_or_its_scope_gets_its_problem_and_writes_nothing(
       BadRequest bad) throws Exception {
-    bad.sendAndCheck(app);
+    bad.sendAndCheck(APP.app());
   }
 }

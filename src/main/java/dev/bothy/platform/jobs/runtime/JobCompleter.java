@@ -11,6 +11,7 @@ import dev.bothy.platform.lifecycle.LoopLog;
 import dev.bothy.platform.lifecycle.ServiceLoop;
 import dev.bothy.platform.lifecycle.ServiceLoop.Next;
 import dev.bothy.platform.pg.Sleeper;
+import dev.bothy.platform.telemetry.TraceContext;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -62,6 +63,8 @@ final class JobCompleter {
     this.sleeper = sleeper;
     this.loop =
         ServiceLoop.named("bothy-jobs-completer")
+            // Polls are never a trace; work found gets a root span (TraceContext).
+            .around(it -> TraceContext.untracedCall(it::run))
             .every(settings.pollInterval())
             .log(LoopLog.of(LOG, "completing jobs", ""))
             // Every success wakes the loop: during an outage it must not retry at that pace.

@@ -7,6 +7,7 @@ import dev.bothy.platform.jobs.JobSettings;
 import dev.bothy.platform.lifecycle.LoopLog;
 import dev.bothy.platform.lifecycle.ServiceLoop;
 import dev.bothy.platform.lifecycle.ServiceLoop.Next;
+import dev.bothy.platform.telemetry.TraceContext;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
@@ -73,6 +74,8 @@ final class JobFetcher {
             });
     this.loop =
         ServiceLoop.named("bothy-jobs-fetch-" + queue)
+            // Polls are never a trace; work found gets a root span (TraceContext).
+            .around(it -> TraceContext.untracedCall(it::run))
             .every(settings.pollInterval())
             .log(LoopLog.of(LOG, "job fetch", "queue=" + queue))
             .onFatal(onFatal)

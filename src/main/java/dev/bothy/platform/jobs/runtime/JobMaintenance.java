@@ -11,6 +11,7 @@ import dev.bothy.platform.jobs.PeriodicJob;
 import dev.bothy.platform.lifecycle.LoopLog;
 import dev.bothy.platform.lifecycle.ServiceLoop;
 import dev.bothy.platform.lifecycle.ServiceLoop.Next;
+import dev.bothy.platform.telemetry.TraceContext;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -51,6 +52,8 @@ final class JobMaintenance {
     this.settings = settings;
     this.loop =
         ServiceLoop.named("bothy-jobs-maintenance")
+            // Polls are never a trace; work found gets a root span (TraceContext).
+            .around(it -> TraceContext.untracedCall(it::run))
             .every(settings.maintenanceInterval())
             .log(LoopLog.of(LOG, "job maintenance", ""))
             .onFatal(onFatal)
