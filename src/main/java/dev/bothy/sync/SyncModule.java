@@ -96,7 +96,6 @@ public final class SyncModule {
   private final Appender appender;
   private final EventLog eventLog;
   private final ConsumerService consumers;
-  private volatile TailService tail;
   private volatile ConsumerRunner runner;
 
   /**
@@ -205,7 +204,6 @@ public final class SyncModule {
           listener.close();
           started.stop();
         });
-    tail = started;
     return started;
   }
 

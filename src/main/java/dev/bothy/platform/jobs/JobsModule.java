@@ -49,7 +49,6 @@ public final class JobsModule {
   private final JobRegistry registry;
   private final JobInserterService inserter;
   private final JobAdmin admin;
-  private PgJobRuntime runtime;
 
   /**
    * Builds the parts every role has: the registry, the inserter and the admin operations.
@@ -106,7 +105,7 @@ public final class JobsModule {
    */
   public JobRuntime startWorkers(
       Lifecycle lifecycle, PoolSettings listenConnection, JobMetrics metrics, JobTracer tracer) {
-    runtime =
+    PgJobRuntime started =
         new PgJobRuntime(
             unitOfWork,
             registry,
@@ -118,7 +117,6 @@ public final class JobsModule {
             tracer,
             listenConnection,
             lifecycle::fail);
-    PgJobRuntime started = runtime;
     lifecycle.onStart("jobs", started::start);
     lifecycle.onStop(
         StopPhase.JOBS,
