@@ -7,6 +7,7 @@ import dev.bothy.kernel.txn.PhaseHooks;
 import dev.bothy.kernel.txn.UnitOfWork;
 import dev.bothy.platform.jobs.JobsModule;
 import dev.bothy.platform.lifecycle.Lifecycle;
+import dev.bothy.platform.lifecycle.Pause;
 import dev.bothy.platform.lifecycle.StopPhase;
 import dev.bothy.platform.pg.Listener;
 import dev.bothy.platform.pg.PoolSettings;
@@ -58,8 +59,6 @@ public final class SyncModule {
    * @param consumerBatchSize {@code consumer.batchSize}
    * @param consumerPollInterval {@code consumer.pollInterval}
    * @param listenReconnectBackoffCap {@code database.listenReconnectBackoffCap}
-   * @param consumersStopBudget {@code shutdown.consumersTimeout}: how long a running round may
-   *     finish at stop
    * @param totalStopBudget {@code shutdown.totalTimeout}
    */
   public record Settings(
@@ -76,7 +75,6 @@ public final class SyncModule {
       int consumerBatchSize,
       Duration consumerPollInterval,
       Duration listenReconnectBackoffCap,
-      Duration consumersStopBudget,
       Duration totalStopBudget) {
     /** Checks that every duration is present. */
     public Settings {
@@ -86,12 +84,12 @@ public final class SyncModule {
       Objects.requireNonNull(tailPollInterval, "tailPollInterval");
       Objects.requireNonNull(consumerPollInterval, "consumerPollInterval");
       Objects.requireNonNull(listenReconnectBackoffCap, "listenReconnectBackoffCap");
-      Objects.requireNonNull(consumersStopBudget, "consumersStopBudget");
       Objects.requireNonNull(totalStopBudget, "totalStopBudget");
     }
   }
 
   private final Settings settings;
+  private final Clock clock;
   private final EventTypes eventTypes = EventTypes.withBuiltIns();
   private final Appender appender;
   private final EventLog eventLog;
@@ -121,6 +119,7 @@ public final class SyncModule {
       AppendMetrics metrics,
       Clock clock) {
     this.settings = Objects.requireNonNull(settings, "settings");
+    this.clock = Objects.requireNonNull(clock, "clock");
     JooqEventRepository events = new JooqEventRepository();
     appender = new AppendService(unitOfWork, eventTypes, codec, clock, settings.maxPayloadBytes());
     hooks.register(
@@ -210,8 +209,10 @@ public final class SyncModule {
   /**
    * Adds the consumer runner of {@code worker} and {@code all}: at start it freezes the
    * registrations, creates missing cursor rows at the head and runs every consumer on its own
-   * thread; at stop a running round gets {@code shutdown.consumersTimeout} to commit or roll back.
-   * With no consumer registered it opens no connection and starts no thread.
+   * thread. Its stop step in {@link StopPhase#CONSUMERS} has no budget of its own: a running round
+   * gets what remains of {@code shutdown.totalTimeout} to commit, after which it is cancelled on
+   * the database server and rolls back. With no consumer registered it opens no connection and
+   * starts no thread.
    *
    * @param lifecycle the process lifecycle
    * @param listenConnection the runner's dedicated LISTEN connection
@@ -238,19 +239,21 @@ public final class SyncModule {
               new ConsumerRunner(
                   names,
                   name -> tracer.round(name.value(), () -> consumers.round(name)),
+                  consumers::cancelRound,
                   waker,
                   settings.consumerPollInterval(),
+                  clock,
+                  Pause.real(),
                   lifecycle::fail);
           runner.start();
         });
-    lifecycle.onStop(
+    lifecycle.onStopWithRest(
         StopPhase.CONSUMERS,
         "event_consumers",
-        settings.totalStopBudget(),
-        () -> {
+        budget -> {
           ConsumerRunner running = runner;
           if (running != null) {
-            running.stop(settings.consumersStopBudget());
+            running.stop(budget);
           }
         });
   }

@@ -165,6 +165,7 @@ public final class ConsumersBench {
         new ConsumerRunner(
             worker.consumers.freeze(),
             worker.consumers::round,
+            worker.consumers::cancelRound,
             new ListenerWaker(
                 new PoolSettings(
                     server.jdbcUrl("postgres"),
@@ -179,6 +180,8 @@ public final class ConsumersBench {
                   throw new IllegalStateException(e);
                 }),
             Duration.ofSeconds(1),
+            dev.bothy.kernel.Clock.system(),
+            dev.bothy.platform.lifecycle.Pause.real(),
             e -> {
               throw new IllegalStateException(e);
             });

@@ -5,6 +5,7 @@ import dev.bothy.kernel.Ids;
 import dev.bothy.platform.jobs.JobKind;
 import dev.bothy.platform.jobs.JobRegistry;
 import dev.bothy.platform.jobs.runtime.JobInserterService;
+import dev.bothy.platform.pg.PgTx;
 import dev.bothy.sync.ConsumerHandler;
 import dev.bothy.sync.Event;
 import dev.bothy.sync.adapters.postgres.JooqConsumerCursorRepository;
@@ -42,7 +43,18 @@ public final class ConsumerFixture {
    * @param batchSize {@code consumer.batchSize}
    */
   public ConsumerFixture(DataSource pool, int batchSize) {
-    log = new EventLogFixture(pool);
+    this(pool, batchSize, Clock.system());
+  }
+
+  /**
+   * Creates the fixture with the clock of the events' {@code occurred_at}.
+   *
+   * @param pool this worker's pool
+   * @param batchSize {@code consumer.batchSize}
+   * @param clock the time of the appends, such as a settable clock for retention tests
+   */
+  public ConsumerFixture(DataSource pool, int batchSize, Clock clock) {
+    log = new EventLogFixture(pool, clock, 64 * 1024, (n, nanos) -> {}, 2);
     JobRegistry registry = new JobRegistry(3, Duration.ofSeconds(30), Duration.ofMinutes(10));
     registry.register(
         JobKind.builder("sync.consumer_probe", ProbeArgs.class, (c, a) -> {}).build());
@@ -70,6 +82,62 @@ public final class ConsumerFixture {
           java.util.List.of(
               dev.bothy.platform.jobs.JobInsert.of(new ProbeArgs(e.seq(), ALEX)),
               dev.bothy.platform.jobs.JobInsert.of(new ProbeArgs(e.seq(), SAM))));
+      after.handleEvent(e);
+    };
+  }
+
+  /**
+   * The probe handler that writes its jobs at once with {@code insertTx}: the two rows are in the
+   * database (inside the round's transaction) before {@code after} runs, so a failure after it must
+   * roll back rows that really were written. The handler checks that the round sees its own rows,
+   * so a probe that deferred its inserts would fail here instead of passing the atomicity tests.
+   *
+   * @param after runs after the inserts of each event
+   * @return the handler
+   */
+  public ConsumerHandler probeTx(ConsumerHandler after) {
+    return (Event e) -> {
+      inserter.insertTx(new ProbeArgs(e.seq(), ALEX), new ProbeArgs(e.seq(), SAM));
+      Long written =
+          PgTx.dsl()
+              .resultQuery(
+                  "select count(*) from jobs where kind = 'sync.consumer_probe'"
+                      + " and (args->>'seq')::bigint = ?",
+                  e.seq())
+              .fetchOne(0, Long.class);
+      if (written == null || written != 2) {
+        throw new AssertionError("the round does not see its own two jobs of event " + e.seq());
+      }
+      after.handleEvent(e);
+    };
+  }
+
+  /**
+   * A broken probe for the negative controls of the atomicity tests: it writes the two jobs of each
+   * event through another worker's unit of work, on another thread and connection, which commits at
+   * once whatever the round does afterwards. A test that cannot tell this handler from {@link
+   * #probeTx} proves nothing.
+   *
+   * @param elsewhere the fixture whose unit of work and inserter write the jobs
+   * @param after runs after the inserts of each event
+   * @return the handler
+   */
+  public static ConsumerHandler probeElsewhere(ConsumerFixture elsewhere, ConsumerHandler after) {
+    return (Event e) -> {
+      java.util.concurrent.ExecutorService thread =
+          java.util.concurrent.Executors.newSingleThreadExecutor();
+      try {
+        thread
+            .submit(
+                () ->
+                    elsewhere.log.uow.run(
+                        () ->
+                            elsewhere.inserter.insertTx(
+                                new ProbeArgs(e.seq(), ALEX), new ProbeArgs(e.seq(), SAM))))
+            .get(30, java.util.concurrent.TimeUnit.SECONDS);
+      } finally {
+        thread.shutdownNow();
+      }
       after.handleEvent(e);
     };
   }

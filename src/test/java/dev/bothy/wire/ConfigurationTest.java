@@ -62,8 +62,8 @@ class ConfigurationTest {
         "consumer alert not below the retention | consumer:\\n  pendingAlertAfter: 30d"
             + " | consumer.pendingAlertAfter must be shorter than sync.eventRetention",
         "zero consumer batch | consumer:\\n  batchSize: 0 | consumer.batchSize",
-        "consumer and jobs budgets over the shutdown budget | shutdown:\\n  totalTimeout: 12s"
-            + " | shutdown.consumersTimeout and shutdown.jobsTimeout together",
+        "removed consumer stop budget | shutdown:\\n  consumersTimeout: 5s"
+            + " | shutdown.consumersTimeout",
       })
   void a_bad_configuration_stops_the_start_with_a_non_zero_exit_and_a_message_naming_the_key(
       String name, String yaml, String expected) throws Exception {

@@ -56,6 +56,20 @@ public interface UnitOfWork {
   <T> T join(Work<T> work);
 
   /**
+   * Cancels, on the database server, the statement that the unit running on {@code thread} executes
+   * at this moment, so that statement fails at once and the unit rolls back (a cancelled statement
+   * is not retried). For a stop that cannot wait any longer: an interrupt does not reach a thread
+   * blocked on its database socket, and the statement would run on, holding its locks and its
+   * connection, while the stop moves on.
+   *
+   * <p>Safe from any thread. Does nothing when {@code thread} runs no unit; a cancel that arrives
+   * between two statements of the unit is lost, which is why callers interrupt the thread as well.
+   *
+   * @param thread the thread whose unit to cancel
+   */
+  void cancelStatement(Thread thread);
+
+  /**
    * Returns the phase the calling thread's unit is in.
    *
    * @return the current phase

@@ -19,10 +19,11 @@ import org.slf4j.LoggerFactory;
  * The lifecycle of a Bothy process: named start steps run in registration order, and at shutdown
  * the stop steps run phase by phase ({@link StopPhase} order) within {@code shutdown.totalTimeout}.
  *
- * <p>Each stop step gets the smaller of its own budget and the time that remains of the total. A
- * step that overruns is cut (its thread is interrupted and abandoned) and the next step still runs,
- * so one stuck component cannot keep the pool from closing. A step that throws is logged and the
- * next one runs.
+ * <p>Each stop step gets the smaller of its own budget and the time that remains of the total; a
+ * step added with {@link #onStopWithRest} has no budget of its own and gets what remains. A step
+ * that overruns is cut (its thread is interrupted and abandoned) and the next step still runs, so
+ * one stuck component cannot keep the pool from closing. A step that throws is logged and the next
+ * one runs.
  *
  * <p>{@link #fail(Throwable)} is for a component that dies unexpectedly at run time (a runner
  * thread, the tail): it logs once and ends the process with exit code 1, so the supervisor restarts
@@ -47,7 +48,20 @@ public final class Lifecycle {
     void run() throws Exception;
   }
 
-  private record Named(String name, Duration budget, Step step) {}
+  /** A stop step that is told its budget, so it can end what it waits for when the budget ends. */
+  @FunctionalInterface
+  public interface BudgetedStep {
+    /**
+     * Runs the step.
+     *
+     * @param budget how long the step may take; the lifecycle cuts it after that
+     * @throws Exception any failure; it is logged and the next step runs
+     */
+    void run(Duration budget) throws Exception;
+  }
+
+  // budget null: no budget of its own, the step gets what remains of the total.
+  private record Named(String name, Duration budget, BudgetedStep step) {}
 
   private final Duration totalTimeout;
   private final ProcessExit exit;
@@ -80,7 +94,8 @@ public final class Lifecycle {
    * @param step the step
    */
   public synchronized void onStart(String name, Step step) {
-    startSteps.add(new Named(name, Duration.ZERO, Objects.requireNonNull(step, "step")));
+    Objects.requireNonNull(step, "step");
+    startSteps.add(new Named(name, Duration.ZERO, budget -> step.run()));
   }
 
   /**
@@ -92,13 +107,23 @@ public final class Lifecycle {
    * @param step the step
    */
   public synchronized void onStop(StopPhase phase, String name, Duration budget, Step step) {
-    stopSteps
-        .get(phase)
-        .add(
-            new Named(
-                name,
-                Objects.requireNonNull(budget, "budget"),
-                Objects.requireNonNull(step, "step")));
+    Objects.requireNonNull(budget, "budget");
+    Objects.requireNonNull(step, "step");
+    stopSteps.get(phase).add(new Named(name, budget, granted -> step.run()));
+  }
+
+  /**
+   * Adds a stop step without a budget of its own: it gets what remains of {@code
+   * shutdown.totalTimeout} when it starts, is told that budget, and is cut after it. For a step
+   * that must end something running (a consumer round) when the budget runs out rather than be
+   * abandoned with it still running.
+   *
+   * @param phase the stop phase
+   * @param name a name for the logs
+   * @param step the step, given the remaining budget
+   */
+  public synchronized void onStopWithRest(StopPhase phase, String name, BudgetedStep step) {
+    stopSteps.get(phase).add(new Named(name, null, Objects.requireNonNull(step, "step")));
   }
 
   /**
@@ -113,7 +138,7 @@ public final class Lifecycle {
     }
     for (Named named : steps) {
       long began = nanoTime.getAsLong();
-      named.step().run();
+      named.step().run(Duration.ZERO);
       LOG.info(
           "start step done: step={} elapsed_ms={}",
           named.name(),
@@ -138,7 +163,8 @@ public final class Lifecycle {
     for (Map.Entry<StopPhase, List<Named>> phase : phases.entrySet()) {
       for (Named named : phase.getValue()) {
         long remaining = deadline - nanoTime.getAsLong();
-        long budget = Math.min(named.budget().toNanos(), Math.max(remaining, 0));
+        long rest = Math.max(remaining, 0);
+        long budget = named.budget() == null ? rest : Math.min(named.budget().toNanos(), rest);
         runStop(phase.getKey(), named, budget);
       }
     }
@@ -155,7 +181,7 @@ public final class Lifecycle {
     FutureTask<Void> task =
         new FutureTask<>(
             () -> {
-              named.step().run();
+              named.step().run(Duration.ofNanos(budgetNanos));
               return null;
             });
     Thread thread = new Thread(task, "bothy-stop-" + named.name());

@@ -17,12 +17,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 import javax.sql.DataSource;
 import org.jooq.DSLContext;
 import org.jooq.SQLDialect;
 import org.jooq.impl.DSL;
+import org.postgresql.PGConnection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,6 +53,10 @@ public final class PgUnitOfWork implements UnitOfWork {
   private final HookRegistry hooks;
   private final Sleeper sleeper;
   private final RetryBackoff backoff;
+  // The connection of every running attempt, by thread, for cancelStatement. An entry leaves the
+  // map before its connection goes back to the pool, under the same bin lock a cancel holds, so a
+  // cancel never reaches a connection another unit borrowed since.
+  private final Map<Thread, Connection> running = new ConcurrentHashMap<>();
 
   /**
    * Creates the unit of work over a pool.
@@ -127,6 +133,7 @@ public final class PgUnitOfWork implements UnitOfWork {
       connection.setAutoCommit(false);
       Unit unit = new Unit(connection);
       CURRENT.set(unit);
+      running.put(Thread.currentThread(), connection);
       try {
         applyTimeouts(connection);
         runHooks(unit, Phase.RIGHTS_BEGIN);
@@ -141,6 +148,7 @@ public final class PgUnitOfWork implements UnitOfWork {
         rollback(connection, failure);
         throw rethrowable(failure);
       } finally {
+        running.remove(Thread.currentThread());
         CURRENT.remove();
         unit.runCompletion();
       }
@@ -236,6 +244,25 @@ public final class PgUnitOfWork implements UnitOfWork {
     } catch (Exception e) {
       throw rethrowable(e);
     }
+  }
+
+  @Override
+  public void cancelStatement(Thread thread) {
+    running.computeIfPresent(
+        thread,
+        (t, connection) -> {
+          try {
+            // The protocol's cancel request, sent on a connection of its own: it needs no pool
+            // connection and ends the statement on the server, where an interrupt cannot reach.
+            connection.unwrap(PGConnection.class).cancelQuery();
+          } catch (SQLException e) {
+            LOG.warn(
+                "unit of work cancel failed: error.type={} sqlstate={}",
+                e.getClass().getName(),
+                e.getSQLState());
+          }
+          return connection;
+        });
   }
 
   @Override

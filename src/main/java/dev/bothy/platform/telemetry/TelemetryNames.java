@@ -33,9 +33,16 @@ public final class TelemetryNames {
   /** An event's number in the log. */
   public static final String EVENT_SEQ = "bothy.event.seq";
 
+  /** The first event number of a range the retention removed before a consumer read it. */
+  public static final String EVENT_LOST_FROM = "bothy.event.lost_from";
+
+  /** The last event number of a range the retention removed before a consumer read it. */
+  public static final String EVENT_LOST_TO = "bothy.event.lost_to";
+
   /** Every attribute key of Bothy's spans and logs, the collector's allowlist. */
   public static final List<String> ATTRIBUTE_KEYS =
-      List.of(JOB_KIND, JOB_ATTEMPT, JOB_ID, CONSUMER_NAME, EVENT_SEQ);
+      List.of(
+          JOB_KIND, JOB_ATTEMPT, JOB_ID, CONSUMER_NAME, EVENT_SEQ, EVENT_LOST_FROM, EVENT_LOST_TO);
 
   private TelemetryNames() {}
 }

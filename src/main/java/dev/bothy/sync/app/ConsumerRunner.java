@@ -1,6 +1,8 @@
 package dev.bothy.sync.app;
 
+import dev.bothy.kernel.Clock;
 import dev.bothy.platform.lifecycle.LoopLog;
+import dev.bothy.platform.lifecycle.Pause;
 import dev.bothy.platform.lifecycle.ServiceLoop;
 import dev.bothy.platform.lifecycle.ServiceLoop.Next;
 import dev.bothy.platform.telemetry.TraceContext;
@@ -22,15 +24,22 @@ import org.slf4j.LoggerFactory;
  * a locked row or a failed round the consumer waits for the next wake or poll. Wake signals
  * coalesce. A failed round is logged at error level once ("event consumer round failed") and its
  * recovery once ("event consumer recovered"), so an outage does not flood the log. An unexpected
- * end of a consumer thread goes to {@code onFatal} (the process exits 1).
+ * end of a consumer thread outside a stop (an {@link Error} that is not a stack overflow, a stray
+ * interrupt) goes to {@code onFatal}, {@code Lifecycle.fail} in production: the process exits 1.
+ *
+ * <p>Every wait (the poll, the retry after a failed round, the stop's budget) is counted on a
+ * {@link Clock} and blocks through a {@link Pause}, so tests drive time instead of sleeping.
  */
 public final class ConsumerRunner {
   private static final Logger LOG = LoggerFactory.getLogger(ConsumerRunner.class);
 
   private final List<ConsumerName> names;
   private final Function<ConsumerName, RoundResult> rounds;
+  private final Consumer<ConsumerName> cancelRound;
   private final Waker waker;
   private final Duration pollInterval;
+  private final Clock clock;
+  private final Pause pause;
   private final Consumer<Throwable> onFatal;
   private volatile List<ServiceLoop> loops = List.of();
 
@@ -39,20 +48,30 @@ public final class ConsumerRunner {
    *
    * @param names the registered consumers
    * @param rounds runs one round of a consumer ({@link ConsumerService#round})
+   * @param cancelRound cancels a consumer's running round on the database server ({@link
+   *     ConsumerService#cancelRound}); called when a stop's budget runs out
    * @param waker wakes the consumers on notifications
-   * @param pollInterval {@code consumer.pollInterval}
-   * @param onFatal called when a consumer thread ends unexpectedly
+   * @param pollInterval {@code consumer.pollInterval}: the poll and the wait after a failed round
+   * @param clock decides when a wait or the stop's budget is over
+   * @param pause blocks a consumer's thread while it waits; {@link Pause#real()} in production
+   * @param onFatal called when a consumer thread ends outside a stop
    */
   public ConsumerRunner(
       List<ConsumerName> names,
       Function<ConsumerName, RoundResult> rounds,
+      Consumer<ConsumerName> cancelRound,
       Waker waker,
       Duration pollInterval,
+      Clock clock,
+      Pause pause,
       Consumer<Throwable> onFatal) {
     this.names = List.copyOf(names);
     this.rounds = Objects.requireNonNull(rounds, "rounds");
+    this.cancelRound = Objects.requireNonNull(cancelRound, "cancelRound");
     this.waker = Objects.requireNonNull(waker, "waker");
     this.pollInterval = Objects.requireNonNull(pollInterval, "pollInterval");
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.pause = Objects.requireNonNull(pause, "pause");
     this.onFatal = Objects.requireNonNull(onFatal, "onFatal");
   }
 
@@ -76,6 +95,7 @@ public final class ConsumerRunner {
         // Polls are never a trace; work found gets a root span (TraceContext).
         .around(it -> TraceContext.untracedCall(it::run))
         .every(pollInterval)
+        .time(clock, pause)
         .log(new RoundLog(name))
         // A handler's Error (a stack overflow on one event) fails the round like an exception: the
         // consumer stalls and its alert reports it, the process keeps its other consumers. A JVM
@@ -98,21 +118,33 @@ public final class ConsumerRunner {
 
   /**
    * Starts no new round and waits up to {@code budget} for the running rounds to commit or roll
-   * back; past it the threads are interrupted (closing the pool then rolls back what still runs).
+   * back. When the budget runs out, each round still running is cancelled on the database server
+   * (its statement fails at once, so it rolls back and gives its connection back) and its thread is
+   * interrupted, so the stop phases after this one are not held up by a round that runs on.
    *
-   * @param budget how long a running round may take
+   * @param budget what remains of {@code shutdown.totalTimeout} for this stop
    */
   public void stop(Duration budget) {
     waker.close();
-    if (!ServiceLoop.stopAll(loops, budget)) {
-      // Past the budget the rounds still running were interrupted; a round that does not commit
-      // rolls back (at the latest when the pool closes), so no job is lost or doubled.
-      LOG.warn(
-          "event consumers stop: rounds still running past the budget are interrupted and roll"
-              + " back");
+    if (ServiceLoop.stopAll(loops, budget)) {
+      LOG.info("event consumers stopped: consumers={}", names);
       return;
     }
-    LOG.info("event consumers stopped: consumers={}", names);
+    // The stop's own thread may be interrupted by the lifecycle at the same moment; the cancel
+    // requests are socket writes that must still go out, so the flag waits until they did.
+    boolean interrupted = Thread.interrupted();
+    try {
+      for (ConsumerName name : names) {
+        cancelRound.accept(name);
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    LOG.warn(
+        "event consumers stop: rounds still running when the budget ran out are cancelled and"
+            + " roll back");
   }
 
   /** The lines of one consumer's rounds, as the alerting guide names them. */

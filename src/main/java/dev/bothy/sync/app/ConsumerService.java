@@ -2,6 +2,7 @@ package dev.bothy.sync.app;
 
 import dev.bothy.kernel.BothyException;
 import dev.bothy.kernel.txn.UnitOfWork;
+import dev.bothy.platform.telemetry.TelemetryNames;
 import dev.bothy.sync.ConsumerHandler;
 import dev.bothy.sync.ConsumerName;
 import dev.bothy.sync.ConsumerState;
@@ -17,6 +18,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,6 +41,8 @@ public final class ConsumerService implements Consumers {
   private final int batchSize;
   private final Map<ConsumerName, ConsumerHandler> handlers = new LinkedHashMap<>();
   private volatile boolean frozen;
+  // The thread of each running round, for cancelRound.
+  private final Map<ConsumerName, Thread> running = new ConcurrentHashMap<>();
 
   /**
    * Creates the service.
@@ -119,6 +123,32 @@ public final class ConsumerService implements Consumers {
     if (handler == null) {
       throw new IllegalArgumentException("the consumer " + name + " is not registered");
     }
+    Thread self = Thread.currentThread();
+    // One runner thread per consumer runs its rounds; a second caller only finds the row locked.
+    running.put(name, self);
+    try {
+      return roundInUnit(name, handler);
+    } finally {
+      running.remove(name, self);
+    }
+  }
+
+  /**
+   * Cancels the running round of a consumer on the database server: its statement fails at once and
+   * the round rolls back, with nothing of it committed. For a stop whose budget ran out; the caller
+   * interrupts the round's thread as well, for a handler that waits outside the database. Does
+   * nothing when no round of the consumer runs.
+   *
+   * @param name the consumer
+   */
+  public void cancelRound(ConsumerName name) {
+    Thread thread = running.get(name);
+    if (thread != null) {
+      unitOfWork.cancelStatement(thread);
+    }
+  }
+
+  private RoundResult roundInUnit(ConsumerName name, ConsumerHandler handler) {
     return unitOfWork.run(
         () -> {
           OptionalLong locked = cursors.lock(name);
@@ -143,13 +173,25 @@ public final class ConsumerService implements Consumers {
           long minRetained = seqs.get(0) == lastSeq + 1 ? lastSeq + 1 : events.minRetained();
           RoundPlan plan = PlanRound.plan(lastSeq, seqs, minRetained);
           if (plan.lostEvents()) {
-            LOG.error(
-                "event consumer lost events to retention: bothy.consumer.name={}"
-                    + " bothy.event.seq={} lost_from={} lost_to={}",
-                name,
-                plan.process().get(0),
-                plan.lostFrom(),
-                plan.lostTo());
+            // Once the skip is committed, and only then: a round that fails or is retried after
+            // planning it has skipped nothing and must not report the loss again and again.
+            long first = plan.process().get(0);
+            unitOfWork.afterCommit(
+                () ->
+                    LOG.error(
+                        "event consumer lost events to retention: "
+                            + TelemetryNames.CONSUMER_NAME
+                            + "={} "
+                            + TelemetryNames.EVENT_SEQ
+                            + "={} "
+                            + TelemetryNames.EVENT_LOST_FROM
+                            + "={} "
+                            + TelemetryNames.EVENT_LOST_TO
+                            + "={}",
+                        name,
+                        first,
+                        plan.lostFrom(),
+                        plan.lostTo()));
           }
           for (Event event : batch) {
             handler.handleEvent(event);

@@ -53,16 +53,6 @@ public final class CrossKeyChecks {
       problems.add(
           "shutdown.jobsTimeout must be shorter than shutdown.totalTimeout, which also covers"
               + " handing back the jobs still running");
-    } else if (shutdown != null
-        && shutdown.jobsTimeout() != null
-        && shutdown.consumersTimeout() != null
-        && shutdown.totalTimeout() != null
-        && shutdown.jobsTimeout().toNanoseconds() + shutdown.consumersTimeout().toNanoseconds()
-            >= shutdown.totalTimeout().toNanoseconds()) {
-      problems.add(
-          "shutdown.consumersTimeout and shutdown.jobsTimeout together must be shorter than"
-              + " shutdown.totalTimeout, which runs the consumers, the jobs and the pool one after"
-              + " the other");
     }
     DatabaseConfig db = configuration.database();
     if (db == null) {

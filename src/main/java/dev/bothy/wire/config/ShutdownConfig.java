@@ -21,27 +21,6 @@ public class ShutdownConfig {
   @JsonProperty
   private Duration totalTimeout = DEFAULT_TOTAL_TIMEOUT;
 
-  /** Default of {@code shutdown.consumersTimeout}. */
-  public static final Duration DEFAULT_CONSUMERS_TIMEOUT = Duration.seconds(5);
-
-  @Doc(
-      "How long a running worker consumer round may take to commit when a worker or all process"
-          + " stops; a round still running then is interrupted and rolls back. With"
-          + " shutdown.jobsTimeout it must fit in shutdown.totalTimeout.")
-  @NotNull
-  @MinDuration(value = 0, unit = TimeUnit.SECONDS)
-  @JsonProperty
-  private Duration consumersTimeout = DEFAULT_CONSUMERS_TIMEOUT;
-
-  /**
-   * Returns {@code shutdown.consumersTimeout}.
-   *
-   * @return the budget of running consumer rounds
-   */
-  public Duration consumersTimeout() {
-    return consumersTimeout;
-  }
-
   /** Default of {@code shutdown.jobsTimeout}. */
   public static final Duration DEFAULT_JOBS_TIMEOUT = Duration.seconds(10);
 

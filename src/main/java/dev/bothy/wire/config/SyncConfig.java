@@ -233,7 +233,6 @@ public class SyncConfig {
         consumer.batchSize(),
         consumer.pollInterval().toJavaDuration(),
         database.listenReconnectBackoffCap().toJavaDuration(),
-        shutdown.consumersTimeout().toJavaDuration(),
         shutdown.totalTimeout().toJavaDuration());
   }
 }

@@ -90,6 +90,23 @@ class LifecycleTest {
   }
 
   @Test
+  void a_step_without_a_budget_of_its_own_is_given_what_remains_of_the_total_timeout() {
+    java.util.concurrent.atomic.AtomicLong nanos = new java.util.concurrent.atomic.AtomicLong();
+    Lifecycle lifecycle = new Lifecycle(Duration.ofSeconds(30), exits::add, nanos::get);
+    List<Duration> given = Collections.synchronizedList(new ArrayList<>());
+    // The http step takes 12 s of the fake clock, so 18 s remain for the consumers.
+    lifecycle.onStop(
+        StopPhase.HTTP, "http", Duration.ofSeconds(30), () -> nanos.addAndGet(12_000_000_000L));
+    lifecycle.onStopWithRest(StopPhase.CONSUMERS, "consumers", given::add);
+    lifecycle.onStop(StopPhase.POOL, "pool", Duration.ofSeconds(30), () -> ran.add("pool"));
+
+    lifecycle.stop();
+
+    assertThat(given).containsExactly(Duration.ofSeconds(18));
+    assertThat(ran).containsExactly("pool");
+  }
+
+  @Test
   void a_step_that_throws_is_logged_and_the_next_still_runs() {
     Lifecycle lifecycle = lifecycle(Duration.ofSeconds(5));
     lifecycle.onStop(

@@ -3,41 +3,82 @@ package dev.bothy.sync.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.bothy.kernel.SettableClock;
+import dev.bothy.platform.lifecycle.Lifecycle;
+import dev.bothy.platform.lifecycle.Pause;
 import dev.bothy.sync.ConsumerName;
 import dev.bothy.sync.Event;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+/**
+ * The runner on a settable clock: every wait ends because the test moved the clock or woke the
+ * runner, never because wall time passed, so no outcome here depends on a real sleep.
+ */
 class ConsumerRunnerTest {
-  private static final Duration LONG_POLL = Duration.ofMinutes(10);
+  private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+  private static final Duration POLL = Duration.ofMinutes(10);
   private static final RoundResult FULL = new RoundResult(RoundResult.Outcome.PROCESSED, 5, true);
   private static final RoundResult SHORT = new RoundResult(RoundResult.Outcome.PROCESSED, 2, false);
 
+  private final SettableClock clock = new SettableClock(T0);
+  private final TestTime time = new TestTime();
   private final List<Throwable> fatal = new CopyOnWriteArrayList<>();
+  private final List<ConsumerName> cancelled = new CopyOnWriteArrayList<>();
   private final FakeWaker waker = new FakeWaker();
   private ConsumerRunner runner;
 
   @AfterEach
   void stop() {
     if (runner != null) {
+      time.flowing = true;
       runner.stop(Duration.ofSeconds(5));
     }
     assertThat(fatal).isEmpty();
   }
 
-  /** Rounds from a script; after it, idle rounds. */
-  private static final class Script implements Function<ConsumerName, RoundResult> {
+  /**
+   * The pause of the runner's threads. Frozen, it blocks a millisecond at a time and lets the clock
+   * decide; flowing, every wait passes at once by moving the clock by the whole wait.
+   */
+  private final class TestTime implements Pause {
+    final AtomicInteger waits = new AtomicInteger();
+    volatile boolean flowing;
+
+    @Override
+    public void await(Object monitor, Duration atMost) throws InterruptedException {
+      waits.incrementAndGet();
+      if (flowing) {
+        clock.advance(atMost);
+      } else {
+        monitor.wait(1);
+      }
+    }
+
+    /** Waits until some thread has entered a wait {@code n} more times. */
+    void awaitWaits(int n) throws InterruptedException {
+      int target = waits.get() + n;
+      ConsumerRunnerTest.await("a wait", () -> waits.get() >= target);
+    }
+  }
+
+  /** Rounds from a script; after it, idle rounds. Records the waits seen before each round. */
+  private final class Script implements Function<ConsumerName, RoundResult> {
     final Deque<Object> outcomes;
     final AtomicInteger calls = new AtomicInteger();
+    final List<Integer> waitsBefore = new CopyOnWriteArrayList<>();
 
     Script(Object... outcomes) {
       this.outcomes = new ArrayDeque<>(List.of(outcomes));
@@ -45,6 +86,7 @@ class ConsumerRunnerTest {
 
     @Override
     public synchronized RoundResult apply(ConsumerName name) {
+      waitsBefore.add(time.waits.get());
       calls.incrementAndGet();
       Object next = outcomes.isEmpty() ? RoundResult.IDLE : outcomes.poll();
       if (next instanceof RuntimeException e) {
@@ -55,7 +97,7 @@ class ConsumerRunnerTest {
   }
 
   private static final class FakeWaker implements Waker {
-    Runnable onWake;
+    volatile Runnable onWake;
 
     @Override
     public void start(Runnable onWake) {
@@ -66,30 +108,46 @@ class ConsumerRunnerTest {
     public void close() {}
   }
 
-  private ConsumerRunner start(Script script, Duration poll) {
-    runner = new ConsumerRunner(List.of(ConsumerName.WEBHOOKS), script, waker, poll, fatal::add);
+  private ConsumerRunner runner(
+      ConsumerName name,
+      Function<ConsumerName, RoundResult> rounds,
+      java.util.function.Consumer<Throwable> onFatal) {
+    return new ConsumerRunner(
+        List.of(name), rounds, cancelled::add, waker, POLL, clock, time, onFatal);
+  }
+
+  private ConsumerRunner start(Function<ConsumerName, RoundResult> rounds) {
+    runner = runner(ConsumerName.WEBHOOKS, rounds, fatal::add);
     runner.start();
     return runner;
   }
 
-  private static void await(String what, java.util.function.BooleanSupplier condition)
-      throws InterruptedException {
+  private static void await(String what, BooleanSupplier condition) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() > deadline) {
         throw new AssertionError("timed out waiting until " + what);
       }
-      Thread.sleep(5);
+      Thread.sleep(1);
     }
+  }
+
+  private static Optional<Thread> thread(String name) {
+    return Thread.getAllStackTraces().keySet().stream()
+        .filter(t -> t.getName().equals(name))
+        .findFirst();
   }
 
   @Test
   void full_batches_drain_without_waiting() throws Exception {
     Script script = new Script(FULL, FULL, SHORT);
-    start(script, LONG_POLL);
+    start(script);
     await("three rounds ran", () -> script.calls.get() == 3);
-    Thread.sleep(200);
+    time.awaitWaits(5);
     assertThat(script.calls.get()).as("after the short batch it waits").isEqualTo(3);
+    assertThat(script.waitsBefore)
+        .as("no wait between the full batches and the short one")
+        .containsOnly(script.waitsBefore.get(0));
   }
 
   @Test
@@ -97,15 +155,28 @@ class ConsumerRunnerTest {
     Script script =
         new Script(
             SHORT, RoundResult.IDLE, RoundResult.LOCKED, new IllegalStateException("db down"));
-    start(script, LONG_POLL);
+    start(script);
     for (int expected = 1; expected <= 4; expected++) {
       int e = expected;
       await("round " + e, () -> script.calls.get() == e);
-      Thread.sleep(150);
+      time.awaitWaits(5);
       assertThat(script.calls.get()).as("waits after round " + e).isEqualTo(e);
       waker.onWake.run();
     }
     await("the round after the failure", () -> script.calls.get() == 5);
+  }
+
+  @Test
+  void the_poll_interval_on_the_clock_wakes_without_a_notification() throws Exception {
+    Script script = new Script();
+    start(script);
+    await("the first round", () -> script.calls.get() == 1);
+    time.awaitWaits(5);
+    clock.advance(POLL.minusSeconds(1));
+    time.awaitWaits(5);
+    assertThat(script.calls.get()).as("a second short of the poll").isEqualTo(1);
+    clock.advance(Duration.ofSeconds(1));
+    await("the poll", () -> script.calls.get() == 2);
   }
 
   @Test
@@ -117,13 +188,15 @@ class ConsumerRunnerTest {
     logs.start();
     logger.addAppender(logs);
     try {
+      // Every retry wait passes on the clock at once.
+      time.flowing = true;
       Script script =
           new Script(
               new IllegalStateException("database down"),
               new IllegalStateException("database down"),
               new IllegalStateException("database down"),
               SHORT);
-      start(script, Duration.ofMillis(20));
+      start(script);
       await("the rounds after the outage", () -> script.calls.get() >= 5);
     } finally {
       logger.detachAppender(logs);
@@ -142,18 +215,11 @@ class ConsumerRunnerTest {
   }
 
   @Test
-  void the_poll_interval_wakes_without_a_notification() throws Exception {
-    Script script = new Script();
-    start(script, Duration.ofMillis(50));
-    await("several polls", () -> script.calls.get() >= 4);
-  }
-
-  @Test
   void wake_signals_coalesce() throws Exception {
     CountDownLatch inRound = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
     AtomicInteger calls = new AtomicInteger();
-    Function<ConsumerName, RoundResult> blocking =
+    start(
         name -> {
           if (calls.incrementAndGet() == 1) {
             inRound.countDown();
@@ -164,43 +230,146 @@ class ConsumerRunnerTest {
             }
           }
           return RoundResult.IDLE;
-        };
-    runner = new ConsumerRunner(List.of(ConsumerName.PUSH), blocking, waker, LONG_POLL, fatal::add);
-    runner.start();
+        });
     assertThat(inRound.await(5, TimeUnit.SECONDS)).isTrue();
     for (int i = 0; i < 10; i++) {
       waker.onWake.run();
     }
     release.countDown();
     await("one more round for ten signals", () -> calls.get() == 2);
-    Thread.sleep(200);
+    time.awaitWaits(5);
     assertThat(calls.get()).isEqualTo(2);
   }
 
   @Test
   void stop_lets_the_running_round_end_and_starts_no_new_one() throws Exception {
     CountDownLatch inRound = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
     AtomicInteger calls = new AtomicInteger();
     AtomicInteger finished = new AtomicInteger();
-    Function<ConsumerName, RoundResult> slow =
-        name -> {
-          calls.incrementAndGet();
-          inRound.countDown();
-          long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300);
-          while (System.nanoTime() < end) {
-            Thread.onSpinWait();
-          }
-          finished.incrementAndGet();
-          return FULL;
-        };
-    runner = new ConsumerRunner(List.of(ConsumerName.PUSH), slow, waker, LONG_POLL, fatal::add);
+    runner =
+        runner(
+            ConsumerName.PUSH,
+            name -> {
+              calls.incrementAndGet();
+              inRound.countDown();
+              try {
+                release.await();
+              } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+              }
+              finished.incrementAndGet();
+              return FULL;
+            },
+            fatal::add);
     runner.start();
     assertThat(inRound.await(5, TimeUnit.SECONDS)).isTrue();
-    runner.stop(Duration.ofSeconds(5));
-    int after = calls.get();
-    assertThat(finished.get()).as("the running round ended").isEqualTo(after);
-    Thread.sleep(200);
-    assertThat(calls.get()).as("no round after the stop").isEqualTo(after);
+    Thread stopping = new Thread(() -> runner.stop(Duration.ofMinutes(1)));
+    stopping.start();
+    time.awaitWaits(5);
+    assertThat(stopping.isAlive()).as("the stop waits for the round").isTrue();
+    release.countDown();
+    stopping.join(TimeUnit.SECONDS.toMillis(10));
+    assertThat(stopping.isAlive()).isFalse();
+    await("the consumer's thread ended", () -> thread("bothy-consumer-push").isEmpty());
+    assertThat(calls.get()).as("no round after the full batch: the stop came first").isEqualTo(1);
+    assertThat(finished.get()).isEqualTo(1);
+    assertThat(cancelled).as("the round ended within the budget").isEmpty();
+    runner = null;
+  }
+
+  @Test
+  void a_round_still_running_when_the_budget_runs_out_is_cancelled_in_the_database()
+      throws Exception {
+    CountDownLatch inRound = new CountDownLatch(1);
+    CountDownLatch cancel = new CountDownLatch(1);
+    AtomicInteger rolledBack = new AtomicInteger();
+    runner =
+        new ConsumerRunner(
+            List.of(ConsumerName.PUSH),
+            name -> {
+              inRound.countDown();
+              // Like a thread blocked on its database socket: an interrupt does not end the wait,
+              // only the cancel on the server does.
+              while (true) {
+                try {
+                  if (cancel.await(10, TimeUnit.SECONDS)) {
+                    rolledBack.incrementAndGet();
+                    throw new IllegalStateException("canceling statement due to user request");
+                  }
+                } catch (InterruptedException e) {
+                  // ignored, as a socket read ignores it
+                }
+              }
+            },
+            name -> {
+              cancelled.add(name);
+              cancel.countDown();
+            },
+            waker,
+            POLL,
+            clock,
+            time,
+            fatal::add);
+    runner.start();
+    assertThat(inRound.await(5, TimeUnit.SECONDS)).isTrue();
+    Thread stopping = new Thread(() -> runner.stop(Duration.ofSeconds(30)));
+    stopping.start();
+    time.awaitWaits(5);
+    assertThat(cancelled).as("within the budget nothing is cancelled").isEmpty();
+    clock.advance(Duration.ofSeconds(30));
+    stopping.join(TimeUnit.SECONDS.toMillis(10));
+    assertThat(stopping.isAlive()).as("the stop ends with its budget").isFalse();
+    assertThat(cancelled).containsExactly(ConsumerName.PUSH);
+    await("the cancelled round ended", () -> thread("bothy-consumer-push").isEmpty());
+    assertThat(rolledBack.get()).isEqualTo(1);
+    runner = null;
+  }
+
+  /** Where a consumer's thread is when the stray interrupt comes. */
+  enum InterruptedIn {
+    /** Between rounds, in its wait. */
+    WAIT,
+    /** In a round, which fails with the interrupt flag set, as the unit of work leaves it. */
+    ROUND
+  }
+
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.EnumSource(InterruptedIn.class)
+  void a_stray_interrupt_outside_a_stop_ends_the_process_with_status_1(InterruptedIn where)
+      throws Exception {
+    List<Integer> exits = new CopyOnWriteArrayList<>();
+    Lifecycle lifecycle = new Lifecycle(Duration.ofSeconds(30), exits::add, System::nanoTime);
+    CountDownLatch inRound = new CountDownLatch(1);
+    AtomicInteger calls = new AtomicInteger();
+    runner =
+        runner(
+            ConsumerName.WEBHOOKS,
+            name -> {
+              calls.incrementAndGet();
+              if (where == InterruptedIn.ROUND) {
+                inRound.countDown();
+                try {
+                  new CountDownLatch(1).await();
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                  throw new IllegalStateException("unit of work interrupted", e);
+                }
+              }
+              return RoundResult.IDLE;
+            },
+            lifecycle::fail);
+    runner.start();
+    if (where == InterruptedIn.ROUND) {
+      assertThat(inRound.await(5, TimeUnit.SECONDS)).isTrue();
+    } else {
+      await("the first round", () -> calls.get() == 1);
+      time.awaitWaits(5);
+    }
+    thread("bothy-consumer-webhooks").orElseThrow().interrupt();
+    await("the process exits", () -> !exits.isEmpty());
+    assertThat(exits).containsExactly(1);
+    assertThat(calls.get()).as("no round after the interrupt").isEqualTo(1);
     runner = null;
   }
 
@@ -277,6 +446,11 @@ class ConsumerRunnerTest {
 
     @Override
     public void onCompletion(Runnable callback) {
+      throw new AssertionError("no unit expected");
+    }
+
+    @Override
+    public void cancelStatement(Thread thread) {
       throw new AssertionError("no unit expected");
     }
   }

@@ -80,6 +80,16 @@ class ConsumersTest {
     }
   }
 
+  /** A scalar as the superuser, who sees the state of every backend in pg_stat_activity. */
+  private static long superuserScalar(String sql) throws SQLException {
+    try (Connection c = PG.superuser().getConnection();
+        Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery(sql)) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
   private static Map<Long, Long> jobsPerSeq() throws SQLException {
     return ConsumerFixture.jobsPerSeq(PG.owner());
   }
@@ -93,7 +103,12 @@ class ConsumersTest {
   }
 
   private static void await(String what, BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    await(what, Duration.ofSeconds(30), condition);
+  }
+
+  private static void await(String what, Duration bound, BooleanSupplier condition)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + bound.toNanos();
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() > deadline) {
         throw new AssertionError("timed out waiting until " + what);
@@ -127,7 +142,15 @@ class ConsumersTest {
 
   private ConsumerRunner runner(ConsumerFixture w, Waker waker, Duration poll) {
     ConsumerRunner r =
-        new ConsumerRunner(w.consumers.freeze(), w.consumers::round, waker, poll, fatal::add);
+        new ConsumerRunner(
+            w.consumers.freeze(),
+            w.consumers::round,
+            w.consumers::cancelRound,
+            waker,
+            poll,
+            dev.bothy.kernel.Clock.system(),
+            dev.bothy.platform.lifecycle.Pause.real(),
+            fatal::add);
     runners.add(r);
     return r;
   }
@@ -264,8 +287,11 @@ class ConsumersTest {
                 }
                 return result;
               },
+              w.consumers::cancelRound,
               listening(),
               Duration.ofMillis(50),
+              dev.bothy.kernel.Clock.system(),
+              dev.bothy.platform.lifecycle.Pause.real(),
               fatal::add);
       runners.add(r);
       r.start();
@@ -297,6 +323,7 @@ class ConsumersTest {
     AtomicLong backend = new AtomicLong();
     AtomicInteger mode = new AtomicInteger();
     CountDownLatch blocked = new CountDownLatch(1);
+    CountDownLatch cancellable = new CountDownLatch(1);
     worker.consumers.register(
         ConsumerName.WEBHOOKS,
         worker.probe(
@@ -312,6 +339,7 @@ class ConsumersTest {
                 }
                 case 2 -> throw new IllegalStateException("Robin's handler failed");
                 case 3 -> throw new StackOverflowError("deep");
+                case 4 -> blockInPgSleep(backend, cancellable);
                 default -> {}
               }
             }));
@@ -335,6 +363,22 @@ class ConsumersTest {
     assertThatThrownBy(() -> worker.consumers.round(ConsumerName.WEBHOOKS))
         .isInstanceOf(StackOverflowError.class);
     assertThat(jobsPerSeq()).as("failed rounds: nothing committed").isEmpty();
+    assertThat(cursor(ConsumerName.WEBHOOKS)).isEqualTo(start);
+
+    // Context cancelled: the round's statement is cancelled on the server from another thread.
+    mode.set(4);
+    ExecutorService cancelThread = Executors.newSingleThreadExecutor();
+    try {
+      Future<RoundResult> cancelled =
+          cancelThread.submit(() -> worker.consumers.round(ConsumerName.WEBHOOKS));
+      assertThat(cancellable.await(10, TimeUnit.SECONDS)).isTrue();
+      worker.consumers.cancelRound(ConsumerName.WEBHOOKS);
+      assertThatThrownBy(() -> cancelled.get(10, TimeUnit.SECONDS))
+          .hasRootCauseInstanceOf(java.sql.SQLException.class);
+    } finally {
+      cancelThread.shutdownNow();
+    }
+    assertThat(jobsPerSeq()).as("cancelled round: nothing committed").isEmpty();
     assertThat(cursor(ConsumerName.WEBHOOKS)).isEqualTo(start);
 
     mode.set(0);
@@ -561,6 +605,241 @@ class ConsumersTest {
     restarted.consumers.register(ConsumerName.WEBHOOKS, restarted.probe(e -> {}));
     assertThat(restarted.consumers.round(ConsumerName.WEBHOOKS).processed()).isEqualTo(2);
     assertExactlyTwoJobsPerEvent(start);
+  }
+
+  @Test
+  void a_loss_to_retention_is_logged_once_and_only_after_its_round_committed() throws Exception {
+    AtomicInteger mode = new AtomicInteger(1);
+    worker.consumers.register(
+        ConsumerName.WEBHOOKS,
+        worker.probe(
+            e -> {
+              if (mode.get() == 1) {
+                throw new IllegalStateException("Sam's handler failed");
+              }
+              if (mode.get() == 2) {
+                // A serialization failure: the unit of work retries the whole round at once.
+                mode.set(0);
+                dev.bothy.platform.pg.PgTx.dsl()
+                    .execute("do $$ begin raise exception using errcode = '40001'; end $$");
+              }
+            }));
+    worker.consumers.ensure();
+    long start = head();
+    worker.log.append(ConsumerFixture.ALEX, 5);
+    owner("DELETE FROM event_log WHERE seq <= " + (start + 2));
+    ch.qos.logback.classic.Logger logger =
+        (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(ConsumerService.class);
+    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> logs =
+        new ch.qos.logback.core.read.ListAppender<>();
+    logs.start();
+    logger.addAppender(logs);
+    try {
+      for (int i = 0; i < 2; i++) {
+        assertThatThrownBy(() -> worker.consumers.round(ConsumerName.WEBHOOKS))
+            .hasMessageContaining("Sam's handler failed");
+      }
+      assertThat(logs.list).as("a round that rolled back logs no loss").isEmpty();
+      mode.set(2);
+      assertThat(worker.consumers.round(ConsumerName.WEBHOOKS).processed()).isEqualTo(3);
+      assertThat(worker.consumers.round(ConsumerName.WEBHOOKS)).isEqualTo(RoundResult.IDLE);
+    } finally {
+      logger.detachAppender(logs);
+    }
+    assertThat(cursor(ConsumerName.WEBHOOKS)).isEqualTo(start + 5);
+    assertThat(jobsPerSeq()).containsOnlyKeys(start + 3, start + 4, start + 5);
+    assertThat(logs.list)
+        .as("one line, after the commit, although a retried attempt planned the same skip")
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.getLevel()).isEqualTo(ch.qos.logback.classic.Level.ERROR);
+              assertThat(e.getFormattedMessage())
+                  .startsWith("event consumer lost events to retention")
+                  .contains("bothy.consumer.name=webhooks")
+                  .contains("bothy.event.seq=" + (start + 3))
+                  .contains("=" + (start + 1))
+                  .contains("=" + (start + 2));
+            });
+  }
+
+  /** The three ways a round fails in the middle, after its handler wrote jobs. */
+  enum Failure {
+    /** The handler throws after its insert. */
+    HANDLER_THROWS,
+    /** The round's backend is terminated once the phase hook {@code jobs.insert} ran. */
+    BACKEND_TERMINATED,
+    /** The runner stops while the round runs, and its stop budget runs out. */
+    STOPPED
+  }
+
+  private static final dev.bothy.kernel.txn.TxKey<Boolean> BLOCK_AFTER_JOBS_INSERT =
+      dev.bothy.kernel.txn.TxKey.of("test.block_after_jobs_insert");
+
+  /** What another connection sees after the failed round: the probe jobs and the cursor. */
+  private record Visible(Map<Long, Long> jobs, long cursor) {}
+
+  /**
+   * Fails a round of three events the given way, with the probe writing its jobs in the round
+   * ({@code elsewhere} null) or through another worker's connection, and returns what is visible
+   * afterwards.
+   */
+  private Visible failRound(Failure failure, ConsumerFixture elsewhere) throws Exception {
+    AtomicLong backend = new AtomicLong();
+    CountDownLatch blocked = new CountDownLatch(1);
+    // Registered after jobs.insert, so it runs once that hook has written what the unit queued.
+    worker.log.hooks.register(
+        dev.bothy.kernel.txn.Phase.SYNC,
+        "test.block_after_jobs_insert",
+        () -> {
+          if (worker.log.uow.get(BLOCK_AFTER_JOBS_INSERT).isPresent()) {
+            blockInPgSleep(backend, blocked);
+          }
+        });
+    dev.bothy.sync.ConsumerHandler after =
+        e -> {
+          switch (failure) {
+            case HANDLER_THROWS -> throw new IllegalStateException("Alex's handler failed");
+            case BACKEND_TERMINATED -> worker.log.uow.put(BLOCK_AFTER_JOBS_INSERT, true);
+            case STOPPED -> blockInPgSleep(backend, blocked);
+          }
+        };
+    worker.consumers.register(
+        ConsumerName.WEBHOOKS,
+        elsewhere == null
+            ? worker.probeTx(after)
+            : ConsumerFixture.probeElsewhere(elsewhere, after));
+    worker.consumers.ensure();
+    long start = head();
+    worker.log.append(ConsumerFixture.ALEX, 3);
+    switch (failure) {
+      case HANDLER_THROWS ->
+          assertThatThrownBy(() -> worker.consumers.round(ConsumerName.WEBHOOKS))
+              .hasMessageContaining("Alex's handler failed");
+      case BACKEND_TERMINATED -> {
+        ExecutorService thread = Executors.newSingleThreadExecutor();
+        try {
+          Future<RoundResult> round =
+              thread.submit(() -> worker.consumers.round(ConsumerName.WEBHOOKS));
+          assertThat(blocked.await(10, TimeUnit.SECONDS)).isTrue();
+          superuser("SELECT pg_terminate_backend(" + backend.get() + ")");
+          assertThatThrownBy(() -> round.get(30, TimeUnit.SECONDS)).isNotNull();
+        } finally {
+          thread.shutdownNow();
+        }
+      }
+      case STOPPED -> {
+        ConsumerRunner r = runner(worker, silent(), LONG_POLL);
+        r.start();
+        assertThat(blocked.await(10, TimeUnit.SECONDS)).isTrue();
+        r.stop(Duration.ofMillis(100));
+        // At once: the statement is cancelled on the server, not left to run after the stop.
+        await(
+            "the stopped round's backend left its transaction",
+            Duration.ofSeconds(5),
+            () ->
+                quietly(
+                    () ->
+                        superuserScalar(
+                                "SELECT count(*) FROM pg_stat_activity WHERE pid = "
+                                    + backend.get()
+                                    + " AND state IS DISTINCT FROM 'idle'")
+                            == 0));
+      }
+    }
+    assertThat(cursor(ConsumerName.WEBHOOKS)).as("the cursor did not move").isEqualTo(start);
+    return new Visible(jobsPerSeq(), cursor(ConsumerName.WEBHOOKS));
+  }
+
+  /** Records the unit's backend, then blocks in a statement, as a slow handler would. */
+  private static void blockInPgSleep(AtomicLong backend, CountDownLatch blocked) {
+    backend.set(
+        dev.bothy.platform.pg.PgTx.dsl()
+            .resultQuery("select pg_backend_pid()")
+            .fetchOne(0, Long.class));
+    blocked.countDown();
+    dev.bothy.platform.pg.PgTx.dsl().execute("select pg_sleep(60)");
+  }
+
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.EnumSource(Failure.class)
+  void jobs_written_in_the_round_vanish_with_a_round_that_fails_in_the_middle(Failure failure)
+      throws Exception {
+    long start = head();
+    Visible after = failRound(failure, null);
+    assertThat(after.jobs()).as("no job of the failed round is visible").isEmpty();
+    assertThat(after.cursor()).isEqualTo(start);
+
+    ConsumerFixture restarted = new ConsumerFixture(PG.pool("bothy_app", 2), 10);
+    restarted.consumers.register(ConsumerName.WEBHOOKS, restarted.probeTx(e -> {}));
+    assertThat(restarted.consumers.round(ConsumerName.WEBHOOKS).processed()).isEqualTo(3);
+    assertExactlyTwoJobsPerEvent(start);
+  }
+
+  /**
+   * The negative control of the test above: the same failures with a probe that writes its jobs
+   * through another connection. The check must see them, or it could not fail.
+   */
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.EnumSource(Failure.class)
+  void the_atomicity_check_detects_jobs_written_outside_the_round(Failure failure)
+      throws Exception {
+    long start = head();
+    Visible after = failRound(failure, new ConsumerFixture(PG.pool("bothy_app", 2), 10));
+    // The handler fails or blocks at the first event, except after jobs.insert (all three).
+    assertThat(after.jobs())
+        .as("the leaked jobs are visible to the check")
+        .containsEntry(start + 1, 2L);
+  }
+
+  @Test
+  void a_stop_gets_the_rest_of_the_total_and_then_cancels_a_round_blocked_in_pg_sleep()
+      throws Exception {
+    AtomicLong backend = new AtomicLong();
+    CountDownLatch blocked = new CountDownLatch(1);
+    worker.consumers.register(
+        ConsumerName.WEBHOOKS, worker.probeTx(e -> blockInPgSleep(backend, blocked)));
+    worker.consumers.ensure();
+    long start = head();
+    worker.log.append(ConsumerFixture.SAM, 2);
+    ConsumerRunner r = runner(worker, silent(), LONG_POLL);
+    List<Integer> exits = new CopyOnWriteArrayList<>();
+    Duration total = Duration.ofSeconds(2);
+    dev.bothy.platform.lifecycle.Lifecycle lifecycle =
+        new dev.bothy.platform.lifecycle.Lifecycle(total, exits::add, System::nanoTime);
+    List<Duration> given = new CopyOnWriteArrayList<>();
+    lifecycle.onStopWithRest(
+        dev.bothy.platform.lifecycle.StopPhase.CONSUMERS,
+        "event_consumers",
+        budget -> {
+          given.add(budget);
+          r.stop(budget);
+        });
+    r.start();
+    assertThat(blocked.await(10, TimeUnit.SECONDS)).isTrue();
+
+    long began = System.nanoTime();
+    lifecycle.stop();
+    Duration took = Duration.ofNanos(System.nanoTime() - began);
+
+    assertThat(given)
+        .singleElement()
+        .satisfies(b -> assertThat(b).isBetween(total.minusMillis(500), total));
+    assertThat(took).as("the stop keeps to shutdown.totalTimeout").isLessThan(total.plusSeconds(1));
+    await(
+        "the round's backend left its transaction at once",
+        Duration.ofSeconds(1),
+        () ->
+            quietly(
+                () ->
+                    superuserScalar(
+                            "SELECT count(*) FROM pg_stat_activity WHERE pid = "
+                                + backend.get()
+                                + " AND state IS DISTINCT FROM 'idle'")
+                        == 0));
+    assertThat(jobsPerSeq()).as("the cancelled round rolled back").isEmpty();
+    assertThat(cursor(ConsumerName.WEBHOOKS)).isEqualTo(start);
+    assertThat(exits).as("a stop is no failure").isEmpty();
   }
 
   @Test
