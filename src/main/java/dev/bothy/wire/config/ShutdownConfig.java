@@ -15,7 +15,9 @@ public class ShutdownConfig {
   @Doc(
       "Budget of the whole shutdown after the HTTP connectors closed: the stop phases http,"
           + " consumers, jobs and pool run within it, each step cut at the smaller of its own"
-          + " budget and what remains.")
+          + " budget and what remains. The consumers step has no budget of its own: a running"
+          + " worker consumer round may take what remains to commit, then its statement is"
+          + " cancelled in the database and the round rolls back.")
   @NotNull
   @MinDuration(value = 1, unit = TimeUnit.SECONDS)
   @JsonProperty

@@ -429,6 +429,45 @@ class UnitOfWorkTest {
   }
 
   @Test
+  void cancel_statement_ends_the_running_statement_on_the_server_and_the_unit_rolls_back()
+      throws Exception {
+    java.util.concurrent.CountDownLatch written = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.ExecutorService thread =
+        java.util.concurrent.Executors.newSingleThreadExecutor();
+    try {
+      java.util.concurrent.atomic.AtomicReference<Thread> unitThread =
+          new java.util.concurrent.atomic.AtomicReference<>();
+      java.util.concurrent.Future<Object> unit =
+          thread.submit(
+              () ->
+                  uow.run(
+                      () -> {
+                        unitThread.set(Thread.currentThread());
+                        PgTx.dsl().execute("UPDATE scratch SET v = 'cancelled' WHERE id = 1");
+                        written.countDown();
+                        // Blocked on its socket: no interrupt reaches it.
+                        return PgTx.dsl().execute("select pg_sleep(60)");
+                      }));
+      assertThat(written.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+      // The statement may not have reached the server yet: cancel until the unit ends.
+      long began = System.nanoTime();
+      while (!unit.isDone()) {
+        uow.cancelStatement(unitThread.get());
+        Thread.sleep(20);
+        assertThat(Duration.ofNanos(System.nanoTime() - began)).isLessThan(Duration.ofSeconds(10));
+      }
+      assertThatThrownBy(unit::get)
+          .hasCauseInstanceOf(BothyException.class)
+          .hasRootCauseInstanceOf(SQLException.class);
+    } finally {
+      thread.shutdownNow();
+    }
+    assertThat(valueOf(1)).contains("one");
+    // A thread that runs no unit: nothing happens.
+    uow.cancelStatement(Thread.currentThread());
+  }
+
+  @Test
   void the_three_timeouts_are_set_local_to_the_unit() throws SQLException {
     HikariDataSource single = PG.pool("bothy_app", 1);
     uow = new PgUnitOfWork(single, SETTINGS, hooks, d -> {}, new Random(5));
