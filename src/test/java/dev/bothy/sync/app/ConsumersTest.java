@@ -329,14 +329,7 @@ class ConsumersTest {
         worker.probe(
             e -> {
               switch (mode.get()) {
-                case 1 -> {
-                  backend.set(
-                      dev.bothy.platform.pg.PgTx.dsl()
-                          .resultQuery("select pg_backend_pid()")
-                          .fetchOne(0, Long.class));
-                  blocked.countDown();
-                  Thread.sleep(10_000);
-                }
+                case 1 -> blockInPgSleep(backend, blocked);
                 case 2 -> throw new IllegalStateException("Robin's handler failed");
                 case 3 -> throw new StackOverflowError("deep");
                 case 4 -> blockInPgSleep(backend, cancellable);
@@ -394,11 +387,33 @@ class ConsumersTest {
     worker.consumers.ensure();
     ConsumerRunner r = runner(worker, listening(), LONG_POLL);
     r.start();
-    Thread.sleep(500);
+    long listener = awaitListener(0);
     long start = head();
+    // The first event may still meet the wake of the listener's connect; once its jobs are in,
+    // that wake is used up, and consumer.pollInterval is far away: only a notification is left.
     worker.log.append(ConsumerFixture.SAM, 1);
-    await("the jobs of the event", () -> quietly(() -> jobsPerSeq().size() == 1));
+    await("the jobs of the first event", () -> quietly(() -> jobsPerSeq().size() == 1));
+    worker.log.append(ConsumerFixture.ALEX, 1);
+    await(
+        "the jobs of the second event",
+        Duration.ofSeconds(10),
+        () -> quietly(() -> jobsPerSeq().size() == 2));
     assertExactlyTwoJobsPerEvent(start);
+    assertThat(awaitListener(0)).as("the listener never reconnected").isEqualTo(listener);
+  }
+
+  /**
+   * Waits until the waker's connection listens with a backend other than {@code not}, as the
+   * superuser sees it, and returns that backend's pid.
+   */
+  private static long awaitListener(long not) throws InterruptedException, SQLException {
+    String sql =
+        "SELECT coalesce(max(pid), 0) FROM pg_stat_activity WHERE application_name = '"
+            + ListenerWaker.APPLICATION_NAME
+            + "' AND query LIKE 'LISTEN%' AND pid <> "
+            + not;
+    await("the waker listens", () -> quietly(() -> superuserScalar(sql) != 0));
+    return superuserScalar(sql);
   }
 
   @Test
@@ -420,13 +435,11 @@ class ConsumersTest {
     long start = head();
     ConsumerRunner r = runner(worker, listening(), LONG_POLL);
     r.start();
+    long listener = awaitListener(0);
     for (int i = 0; i < 4; i++) {
       worker.log.append(Ids.newId(), 2);
-      superuser(
-          "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '"
-              + ListenerWaker.APPLICATION_NAME
-              + "'");
-      Thread.sleep(300);
+      superuser("SELECT pg_terminate_backend(" + listener + ")");
+      listener = awaitListener(listener);
     }
     worker.log.append(Ids.newId(), 1);
     long end = head();
@@ -558,21 +571,33 @@ class ConsumersTest {
     worker.consumers.ensure();
     long start = head();
     worker.log.append(ConsumerFixture.ALEX, 1);
-    ConsumerRunner first = runner(worker, silent(), Duration.ofMillis(50));
+    // The stop's budget runs on a clock that stands still: the round ends within it for sure.
+    dev.bothy.kernel.SettableClock still =
+        new dev.bothy.kernel.SettableClock(java.time.Instant.parse("2026-01-01T00:00:00Z"));
+    AtomicInteger waits = new AtomicInteger();
+    ConsumerRunner first =
+        new ConsumerRunner(
+            worker.consumers.freeze(),
+            worker.consumers::round,
+            worker.consumers::cancelRound,
+            silent(),
+            LONG_POLL,
+            still,
+            (monitor, atMost) -> {
+              waits.incrementAndGet();
+              monitor.wait(1);
+            },
+            fatal::add);
     first.start();
     assertThat(inRound.await(10, TimeUnit.SECONDS)).isTrue();
-    Thread releaser =
-        new Thread(
-            () -> {
-              try {
-                Thread.sleep(200);
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-              }
-              release.countDown();
-            });
-    releaser.start();
-    first.stop(Duration.ofSeconds(5));
+    Thread stopping = new Thread(() -> first.stop(Duration.ofSeconds(5)));
+    stopping.start();
+    int before = waits.get();
+    await("the stop waits for the round", () -> waits.get() > before + 5);
+    assertThat(cursor(ConsumerName.WEBHOOKS)).as("not before the release").isEqualTo(start);
+    release.countDown();
+    stopping.join(TimeUnit.SECONDS.toMillis(30));
+    assertThat(stopping.isAlive()).isFalse();
     assertThat(cursor(ConsumerName.WEBHOOKS))
         .as("released within the budget: committed")
         .isEqualTo(start + 1);
