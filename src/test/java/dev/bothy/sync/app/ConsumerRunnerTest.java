@@ -132,10 +132,16 @@ class ConsumerRunnerTest {
     }
   }
 
-  private static Optional<Thread> thread(String name) {
-    return Thread.getAllStackTraces().keySet().stream()
-        .filter(t -> t.getName().equals(name))
-        .findFirst();
+  /** The consumer threads seen running a round, by the name the loop gave them. */
+  private final java.util.Map<String, Thread> roundThreads =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  private void recordThread() {
+    roundThreads.put(Thread.currentThread().getName(), Thread.currentThread());
+  }
+
+  private Thread roundThread(String name) {
+    return Optional.ofNullable(roundThreads.get(name)).orElseThrow();
   }
 
   @Test
@@ -251,6 +257,7 @@ class ConsumerRunnerTest {
         runner(
             ConsumerName.PUSH,
             name -> {
+              recordThread();
               calls.incrementAndGet();
               inRound.countDown();
               try {
@@ -271,7 +278,7 @@ class ConsumerRunnerTest {
     release.countDown();
     stopping.join(TimeUnit.SECONDS.toMillis(10));
     assertThat(stopping.isAlive()).isFalse();
-    await("the consumer's thread ended", () -> thread("bothy-consumer-push").isEmpty());
+    await("the consumer's thread ended", () -> !roundThread("bothy-consumer-push").isAlive());
     assertThat(calls.get()).as("no round after the full batch: the stop came first").isEqualTo(1);
     assertThat(finished.get()).isEqualTo(1);
     assertThat(cancelled).as("the round ended within the budget").isEmpty();
@@ -288,6 +295,7 @@ class ConsumerRunnerTest {
         new ConsumerRunner(
             List.of(ConsumerName.PUSH),
             name -> {
+              recordThread();
               inRound.countDown();
               // Like a thread blocked on its database socket: an interrupt does not end the wait,
               // only the cancel on the server does.
@@ -321,7 +329,7 @@ class ConsumerRunnerTest {
     stopping.join(TimeUnit.SECONDS.toMillis(10));
     assertThat(stopping.isAlive()).as("the stop ends with its budget").isFalse();
     assertThat(cancelled).containsExactly(ConsumerName.PUSH);
-    await("the cancelled round ended", () -> thread("bothy-consumer-push").isEmpty());
+    await("the cancelled round ended", () -> !roundThread("bothy-consumer-push").isAlive());
     assertThat(rolledBack.get()).isEqualTo(1);
     runner = null;
   }
@@ -346,6 +354,7 @@ class ConsumerRunnerTest {
         runner(
             ConsumerName.WEBHOOKS,
             name -> {
+              recordThread();
               calls.incrementAndGet();
               if (where == InterruptedIn.ROUND) {
                 inRound.countDown();
@@ -366,7 +375,7 @@ class ConsumerRunnerTest {
       await("the first round", () -> calls.get() == 1);
       time.awaitWaits(5);
     }
-    thread("bothy-consumer-webhooks").orElseThrow().interrupt();
+    roundThread("bothy-consumer-webhooks").interrupt();
     await("the process exits", () -> !exits.isEmpty());
     assertThat(exits).containsExactly(1);
     assertThat(calls.get()).as("no round after the interrupt").isEqualTo(1);
