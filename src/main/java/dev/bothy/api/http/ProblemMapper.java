@@ -47,7 +47,7 @@ public final class ProblemMapper implements ExceptionMapper<Throwable> {
     body.put("status", problem.type().status());
     body.put("detail", problem.getMessage());
     if (uriInfo != null) {
-      body.put("instance", "/" + uriInfo.getPath(false));
+      body.put("instance", "/" + ApiProblem.echo(uriInfo.getPath(false)));
     }
     body.putAll(problem.extensions());
     Response.ResponseBuilder response =
@@ -74,8 +74,13 @@ public final class ProblemMapper implements ExceptionMapper<Throwable> {
       int status = web.getResponse().getStatus();
       return switch (status) {
         case 404 -> ApiProblem.of(ProblemType.NOT_FOUND, "No route matches the path.");
-        case 405 ->
-            ApiProblem.of(ProblemType.METHOD_NOT_ALLOWED, "The route does not take this method.");
+        case 405 -> {
+          ApiProblem p =
+              ApiProblem.of(ProblemType.METHOD_NOT_ALLOWED, "The route does not take this method.");
+          // Jersey's 405 names the route's methods; RFC 9110 makes Allow part of every 405.
+          String allow = web.getResponse().getHeaderString("Allow");
+          yield allow == null ? p : p.withHeader("Allow", allow);
+        }
         case 415 ->
             ApiProblem.of(
                 ProblemType.UNSUPPORTED_MEDIA_TYPE,
