@@ -108,7 +108,10 @@ public class ApiConfig {
   @JsonProperty
   private Duration idempotencyCleanupInterval = DEFAULT_IDEMPOTENCY_CLEANUP_INTERVAL;
 
-  @Doc("How often an idle event stream sends a comment line, so proxies keep it open.")
+  @Doc(
+      "How often an idle event stream sends a comment line, so proxies keep it open; a stream"
+          + " whose client is gone fails that write and frees its api.maxStreams place, so a"
+          + " vanished client holds one for about two of these at most.")
   @NotNull
   @MinDuration(value = 100, unit = TimeUnit.MILLISECONDS)
   @JsonProperty
