@@ -1,7 +1,7 @@
 package dev.bothy.wire;
 
 import dev.bothy.api.ApiModule;
-import dev.bothy.api.http.ProblemErrorHandler;
+import dev.bothy.api.http.ProblemMapper;
 import dev.bothy.instance.InstanceModule;
 import dev.bothy.instance.InstanceRecord;
 import dev.bothy.kernel.BuildInfo;
@@ -126,7 +126,8 @@ final class Assembly {
             .forEach(environment.jersey()::register);
         // Jetty's own error answers (a refused path or header, a URI or headers over the limits)
         // become problem documents on the application connectors, like every other API error.
-        ProblemErrorHandler errors = new ProblemErrorHandler(environment.getObjectMapper());
+        ProblemErrorHandler errors =
+            new ProblemErrorHandler(new ProblemMapper(environment.getObjectMapper()));
         environment
             .lifecycle()
             .addEventListener(
