@@ -36,6 +36,15 @@ final class ProblemErrorHandler extends ErrorHandler {
     setShowMessageInTitle(false);
   }
 
+  /**
+   * Answers every method with a document: Jetty's default writes a body only for {@code GET},
+   * {@code POST} and {@code HEAD}, so a refused {@code TRACE} or {@code DELETE} got an empty one.
+   */
+  @Override
+  public boolean errorPageForMethod(String method) {
+    return true;
+  }
+
   @Override
   protected void generateResponse(
       Request request,

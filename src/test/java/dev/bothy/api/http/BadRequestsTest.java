@@ -395,6 +395,17 @@ class BadRequestsTest {
             405,
             "method_not_allowed",
             null),
+        new BadRequest(
+            "a TRACE",
+            "TRACE",
+            "/v1/events",
+            ApiApp.ALEX,
+            null,
+            null,
+            Map.of(),
+            405,
+            "method_not_allowed",
+            null),
         get("an unknown route", "/v1/nothing", ApiApp.ALEX, 404, "not_found"));
   }
 
@@ -480,6 +491,7 @@ class BadRequestsTest {
 
     assertThat(answer.status()).isEqualTo(refused.status());
     assertThat(answer.header("Content-Type")).hasValue("application/problem+json");
+    assertThat(answer.header("Server")).as("no server name or version").isEmpty();
     JsonNode problem = ApiApp.json(answer.body());
     assertThat(problem.get("status").asInt()).isEqualTo(refused.status());
     assertThat(problem.get("type").asText()).isNotBlank();
