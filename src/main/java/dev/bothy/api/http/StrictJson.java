@@ -157,7 +157,7 @@ final class StrictJson {
   private static String textProblem(String text) {
     for (int i = 0; i < text.length(); i++) {
       char c = text.charAt(i);
-      if (c == '\u0000') {
+      if (c == '\0') {
         return "holds U+0000, which the event log cannot store";
       }
       if (Character.isHighSurrogate(c)
