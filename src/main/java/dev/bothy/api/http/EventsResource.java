@@ -87,6 +87,8 @@ public final class EventsResource {
    * @param contentLength the declared body size, checked before reading
    * @param body the JSON body
    * @param security the authenticated token, as {@link TokenFilter} set it
+   * @param headers the request's headers, for those that must come once ({@code Idempotency-Key})
+   *     or name a coding the server does not decode ({@code Content-Encoding})
    * @return {@code 201} with the ids and numbers in order, or the stored first response of a retry
    */
   @POST
