@@ -565,6 +565,13 @@ class BadRequestsTest {
                 Map.of());
     assertThat(member.statusCode()).isEqualTo(400);
     assertThat(member.body()).doesNotContain("m".repeat(150));
+
+    HttpResponse<String> path = APP.app().get("/v1/" + "p".repeat(2_000), ApiApp.SAM);
+    assertThat(path.statusCode()).isEqualTo(404);
+    assertThat(ApiApp.json(path).get("instance").asText())
+        .startsWith("/v1/ppp")
+        .endsWith("...")
+        .hasSizeLessThan(80);
     assertThat(APP.app().errorLines()).isEmpty();
   }
 
