@@ -527,6 +527,24 @@ class BadRequestsTest {
   }
 
   @Test
+  void two_authorization_headers_are_refused_even_when_both_tokens_are_good() throws Exception {
+    long before = APP.app().head();
+    HttpResponse<String> response =
+        APP.app()
+            .send(
+                APP.app()
+                    .request("/v1/events", ApiApp.SAM)
+                    .header("Authorization", "Bearer " + ApiApp.ALEX)
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(body(settings("two"))))
+                    .build());
+    assertThat(response.statusCode()).isEqualTo(401);
+    assertThat(ApiApp.json(response).get("type").asText()).isEqualTo("unauthorized");
+    assertThat(response.body()).doesNotContain(ApiApp.ALEX).doesNotContain(ApiApp.SAM);
+    assertThat(APP.app().head()).isEqualTo(before);
+  }
+
+  @Test
   void a_405_names_the_allowed_methods() throws Exception {
     HttpResponse<String> response =
         APP.app()
