@@ -9,6 +9,8 @@ import java.util.Objects;
  *
  * @param maxEventsPerRequest {@code api.maxEventsPerRequest}
  * @param maxRequestBytes {@code api.maxRequestBytes}
+ * @param maxJsonDepth {@code api.maxJsonDepth}: the deepest nesting of a request body
+ * @param maxJsonNameLength {@code api.maxJsonNameLength}: the longest member name of a request body
  * @param maxPageSize {@code api.maxPageSize}
  * @param defaultPageSize {@code api.defaultPageSize}
  * @param maxPayloadBytes {@code sync.maxPayloadBytes}, checked per event with a JSON pointer
@@ -25,6 +27,8 @@ import java.util.Objects;
 public record ApiSettings(
     int maxEventsPerRequest,
     int maxRequestBytes,
+    int maxJsonDepth,
+    int maxJsonNameLength,
     int maxPageSize,
     int defaultPageSize,
     int maxPayloadBytes,
@@ -45,6 +49,8 @@ public record ApiSettings(
     tokens = List.copyOf(tokens);
     if (maxEventsPerRequest < 1
         || maxRequestBytes < 1
+        || maxJsonDepth < 1
+        || maxJsonNameLength < 1
         || maxPageSize < 1
         || maxStreams < 1
         || maxPayloadBytes < 1

@@ -1,6 +1,7 @@
 package dev.bothy.wire;
 
 import dev.bothy.api.ApiModule;
+import dev.bothy.api.http.ProblemMapper;
 import dev.bothy.instance.InstanceModule;
 import dev.bothy.instance.InstanceRecord;
 import dev.bothy.kernel.BuildInfo;
@@ -28,6 +29,7 @@ import io.dropwizard.core.setup.Environment;
 import io.opentelemetry.api.GlobalOpenTelemetry;
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
+import org.eclipse.jetty.server.Server;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -122,6 +124,19 @@ final class Assembly {
                 environment.getObjectMapper(),
                 new HttpApiMetrics(environment.metrics()))
             .forEach(environment.jersey()::register);
+        // Jetty's own error answers (a refused path or header, a URI or headers over the limits)
+        // become problem documents on the application connectors, like every other API error.
+        ProblemErrorHandler errors =
+            new ProblemErrorHandler(new ProblemMapper(environment.getObjectMapper()));
+        environment
+            .lifecycle()
+            .addEventListener(
+                LifecycleManaged.onStarting(
+                    server -> {
+                      if (server instanceof Server jetty) {
+                        jetty.setErrorHandler(errors);
+                      }
+                    }));
         // Streams end as Jetty starts to stop, so they do not hold the connectors open.
         environment.lifecycle().addEventListener(LifecycleManaged.onStopping(api::closeStreams));
       }

@@ -24,14 +24,60 @@ public final class JacksonPayloadCodec implements PayloadCodec, ArgsCodec {
     this.mapper = mapper.copy().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Refuses text PostgreSQL's {@code jsonb} cannot hold as it is: U+0000, which {@code jsonb}
+   * refuses with a piece of the payload in its error, and a lone surrogate, which the driver's
+   * UTF-8 encoder would store as {@code ?}. The HTTP API refuses both earlier with a pointer; this
+   * holds for every other producer.
+   *
+   * @throws BothyException {@code invalid}, naming the record type and never its content
+   */
   @Override
   public String encode(Object payload) {
+    String json;
     try {
-      return mapper.writeValueAsString(payload);
+      json = mapper.writeValueAsString(payload);
     } catch (JsonProcessingException e) {
       throw BothyException.invalid(
           "the payload " + payload.getClass().getSimpleName() + " cannot be written as JSON");
     }
+    String problem = unstorable(json);
+    if (problem != null) {
+      throw BothyException.invalid(
+          "the payload " + payload.getClass().getSimpleName() + " holds " + problem);
+    }
+    return json;
+  }
+
+  /**
+   * What in the written JSON {@code jsonb} cannot store as sent, or null. Jackson writes U+0000 as
+   * a six-character escape (a backslash, {@code u} and four zeros) and other text as it is; the
+   * escape counts only after an odd run of backslashes, since an even run is escaped backslashes
+   * followed by plain letters.
+   */
+  private static String unstorable(String json) {
+    int backslashes = 0;
+    for (int i = 0; i < json.length(); i++) {
+      char c = json.charAt(i);
+      if (c == '\\') {
+        backslashes++;
+        continue;
+      }
+      if (backslashes % 2 == 1 && json.startsWith("u0000", i)) {
+        return "U+0000";
+      }
+      backslashes = 0;
+      if (Character.isHighSurrogate(c)
+          && i + 1 < json.length()
+          && Character.isLowSurrogate(json.charAt(i + 1))) {
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        return "a lone surrogate";
+      }
+    }
+    return null;
   }
 
   @Override

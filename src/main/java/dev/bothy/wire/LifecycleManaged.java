@@ -77,6 +77,22 @@ final class LifecycleManaged implements Managed {
   }
 
   /**
+   * A listener for Jetty's server that runs an action as the server starts, before it opens the
+   * connectors: for settings Dropwizard made while it built the server and Bothy replaces.
+   *
+   * @param action what to run, given the starting server
+   * @return the listener, for {@code environment.lifecycle().addEventListener}
+   */
+  static LifeCycle.Listener onStarting(java.util.function.Consumer<LifeCycle> action) {
+    return new LifeCycle.Listener() {
+      @Override
+      public void lifeCycleStarting(LifeCycle event) {
+        action.accept(event);
+      }
+    };
+  }
+
+  /**
    * A Jetty listener that runs an action as Jetty starts to stop.
    *
    * @param action what to run

@@ -2,6 +2,10 @@ package dev.bothy.wire;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.AppenderBase;
 import com.codahale.metrics.Gauge;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -30,8 +34,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongConsumer;
+import org.slf4j.LoggerFactory;
 
 /**
  * What every test of the HTTP API shares: the {@code all} role started inside the test JVM with
@@ -74,12 +80,66 @@ public final class ApiApp implements AutoCloseable {
 
   private final DropwizardTestSupport<BothyConfiguration> support;
   private final Path dir;
+  private final List<ILoggingEvent> logged = new CopyOnWriteArrayList<>();
+  private final AppenderBase<ILoggingEvent> capture =
+      new AppenderBase<>() {
+        @Override
+        protected void append(ILoggingEvent event) {
+          logged.add(event);
+        }
+      };
   private final HttpClient client =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   private ApiApp(DropwizardTestSupport<BothyConfiguration> support, Path dir) {
     this.support = support;
     this.dir = dir;
+    // After the start: Dropwizard resets logging while it starts. Appenders are called on the
+    // logging thread, so a line is captured before the call that logs it returns.
+    capture.setName("api-test-capture");
+    capture.start();
+    ((Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME)).addAppender(capture);
+  }
+
+  /**
+   * Returns the ERROR lines logged since the start, each as its logger and formatted message.
+   *
+   * @return the lines, empty when none
+   */
+  public List<String> errorLines() {
+    return logged.stream()
+        .filter(e -> e.getLevel().isGreaterOrEqual(Level.ERROR))
+        .map(e -> e.getLoggerName() + ": " + e.getFormattedMessage())
+        .toList();
+  }
+
+  /**
+   * Returns every line logged since the start, any level, with the text of its exception chain, so
+   * a test can search them for data that must never be logged.
+   *
+   * @return the lines
+   */
+  public List<String> loggedLines() {
+    return logged.stream()
+        .map(
+            e -> {
+              StringBuilder line = new StringBuilder(e.getFormattedMessage());
+              for (var t = e.getThrowableProxy(); t != null; t = t.getCause()) {
+                line.append(" | ").append(t.getClassName()).append(": ").append(t.getMessage());
+              }
+              return line.toString();
+            })
+        .toList();
+  }
+
+  /**
+   * Returns the value of the gauge {@code bothy.api.streams_open}.
+   *
+   * @return the open streams
+   */
+  public int openStreams() {
+    Gauge<?> open = support.getEnvironment().metrics().getGauges().get("bothy.api.streams_open");
+    return ((Number) open.getValue()).intValue();
   }
 
   /**
@@ -197,6 +257,17 @@ public final class ApiApp implements AutoCloseable {
    */
   public static JsonNode json(HttpResponse<String> response) throws IOException {
     return JSON.readTree(response.body());
+  }
+
+  /**
+   * Parses JSON text.
+   *
+   * @param text the text
+   * @return the JSON
+   * @throws IOException when the text is no JSON
+   */
+  public static JsonNode json(String text) throws IOException {
+    return JSON.readTree(text);
   }
 
   /**
@@ -349,14 +420,10 @@ public final class ApiApp implements AutoCloseable {
     assertThat(openStreams()).as("open streams").isZero();
   }
 
-  private int openStreams() {
-    Gauge<?> open = support.getEnvironment().metrics().getGauges().get("bothy.api.streams_open");
-    return ((Number) open.getValue()).intValue();
-  }
-
   /** Stops the application. */
   @Override
   public void close() {
+    ((Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME)).detachAppender(capture);
     support.after();
   }
 

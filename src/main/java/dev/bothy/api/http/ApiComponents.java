@@ -56,7 +56,11 @@ public record ApiComponents(List<Object> components, EventStreams streams) {
             settings.streamFrames());
     AppendRequestReader reader =
         new AppendRequestReader(
-            mapper,
+            new StrictJson(
+                mapper,
+                settings.maxJsonDepth(),
+                settings.maxJsonNameLength(),
+                settings.maxRequestBytes()),
             types,
             settings.maxRequestBytes(),
             settings.maxEventsPerRequest(),

@@ -10,6 +10,12 @@ import java.util.Objects;
  * stack trace or SQL.
  */
 public final class ApiProblem extends RuntimeException {
+  /**
+   * The most characters of client input a problem repeats (a type name, a member name, a path);
+   * longer input is cut here and ends with {@code ...}, so a problem never grows with the request.
+   */
+  public static final int MAX_ECHO_CHARS = 64;
+
   private static final long serialVersionUID = 1L;
 
   private final ProblemType type;
@@ -48,6 +54,20 @@ public final class ApiProblem extends RuntimeException {
    */
   public static ApiProblem at(ProblemType type, String pointer, String detail) {
     return new ApiProblem(type, detail, Map.of("pointer", pointer), Map.of());
+  }
+
+  /**
+   * Cuts client input to {@link #MAX_ECHO_CHARS} characters for a problem to repeat it, never
+   * between the two halves of a surrogate pair.
+   *
+   * @param input what the client sent
+   * @return the input, or its first characters and {@code ...}
+   */
+  public static String echo(String input) {
+    if (input.codePointCount(0, input.length()) <= MAX_ECHO_CHARS) {
+      return input;
+    }
+    return input.substring(0, input.offsetByCodePoints(0, MAX_ECHO_CHARS)) + "...";
   }
 
   /**

@@ -1,8 +1,7 @@
 package dev.bothy.api.http;
 
 import com.fasterxml.jackson.core.JacksonException;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -18,19 +17,26 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.regex.Pattern;
+import java.util.zip.ZipException;
 
 /**
  * Reads and checks the body of {@code POST /v1/events} before anything is appended: at most {@code
  * api.maxRequestBytes} bytes, JSON, the shape of {@link Json.AppendRequest}, at most {@code
  * api.maxEventsPerRequest} events, registered types, resources of the type's resource type, and
- * payloads that are the type's payload record within {@code sync.maxPayloadBytes}. Each problem
- * names the offending member by its JSON pointer.
+ * payloads that are the type's payload record within {@code sync.maxPayloadBytes}, all read
+ * strictly ({@link StrictJson}: exact types, valid Unicode without U+0000, UUIDs in their canonical
+ * form). Each problem names the offending member by its JSON pointer.
  */
 final class AppendRequestReader {
   private static final Set<String> ROOT_MEMBERS = Set.of("events");
   private static final Set<String> EVENT_MEMBERS = Set.of("type", "resource", "actor", "payload");
   private static final Set<String> RESOURCE_MEMBERS = Set.of("type", "id");
+  private static final Pattern UUID_TEXT =
+      Pattern.compile(
+          "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
 
+  private final StrictJson json;
   private final ObjectMapper mapper;
   private final EventTypes types;
   private final int maxRequestBytes;
@@ -38,23 +44,37 @@ final class AppendRequestReader {
   private final long maxPayloadBytes;
 
   AppendRequestReader(
-      ObjectMapper mapper,
-      EventTypes types,
-      int maxRequestBytes,
-      int maxEvents,
-      long maxPayloadBytes) {
-    this.mapper =
-        mapper
-            .copy()
-            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
-            // A key twice in one object would otherwise let the last one win silently.
-            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+      StrictJson json, EventTypes types, int maxRequestBytes, int maxEvents, long maxPayloadBytes) {
+    this.json = json;
+    this.mapper = json.mapper();
     this.types = types;
     this.maxRequestBytes = maxRequestBytes;
     this.maxEvents = maxEvents;
     this.maxPayloadBytes = maxPayloadBytes;
+  }
+
+  /**
+   * Checks the body's {@code Content-Encoding} before it is read. Jetty inflates {@code gzip} and
+   * then removes the header, so a header that reaches here names a coding nobody decodes.
+   *
+   * @param encodings the values of {@code Content-Encoding}, null or empty when none was sent
+   * @throws ApiProblem {@code unsupported_media_type} for any coding but {@code identity}
+   */
+  void requireKnownEncoding(List<String> encodings) {
+    if (encodings == null) {
+      return;
+    }
+    for (String value : encodings) {
+      for (String coding : value.split(",")) {
+        if (!coding.isBlank() && !coding.strip().equalsIgnoreCase("identity")) {
+          throw ApiProblem.of(
+                  ProblemType.UNSUPPORTED_MEDIA_TYPE,
+                  "Send the body uncompressed or with Content-Encoding: gzip.")
+              .with("header", "Content-Encoding")
+              .withHeader("Accept-Encoding", "gzip");
+        }
+      }
+    }
   }
 
   /**
@@ -76,7 +96,24 @@ final class AppendRequestReader {
       return bytes;
     } catch (IOException e) {
       throw ApiProblem.of(ProblemType.INVALID_REQUEST, "The body could not be read to its end.");
+    } catch (RuntimeException e) {
+      // Jetty's gzip decoder throws unchecked for bytes that are no gzip.
+      if (causedByZip(e)) {
+        throw ApiProblem.of(
+                ProblemType.INVALID_REQUEST, "The body is not valid gzip (Content-Encoding: gzip).")
+            .with("header", "Content-Encoding");
+      }
+      throw e;
     }
+  }
+
+  private static boolean causedByZip(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof ZipException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -101,14 +138,19 @@ final class AppendRequestReader {
     JsonNode root;
     try {
       root = bytes.length == 0 ? null : mapper.readTree(bytes);
+    } catch (StreamConstraintsException e) {
+      throw json.limitProblem(e);
     } catch (JacksonException e) {
+      // Without a location there is no line to name; "line 0, column 0" only confused.
       throw ApiProblem.of(
           ProblemType.INVALID_REQUEST,
-          "The body is not valid JSON at line "
-              + (e.getLocation() == null ? 0 : e.getLocation().getLineNr())
-              + ", column "
-              + (e.getLocation() == null ? 0 : e.getLocation().getColumnNr())
-              + ".");
+          e.getLocation() == null || e.getLocation().getLineNr() < 1
+              ? "The body is not valid JSON."
+              : "The body is not valid JSON at line "
+                  + e.getLocation().getLineNr()
+                  + ", column "
+                  + e.getLocation().getColumnNr()
+                  + ".");
     } catch (IOException e) {
       throw ApiProblem.of(ProblemType.INVALID_REQUEST, "The body could not be read.");
     }
@@ -116,6 +158,9 @@ final class AppendRequestReader {
       throw ApiProblem.of(
           ProblemType.INVALID_REQUEST, "The body is empty; send {\"events\": [...]}.");
     }
+    // Before any other check, so a U+0000 or a lone surrogate anywhere is refused with its pointer
+    // and never reaches a detail, a log line or the database.
+    StrictJson.requireValidText(root, "");
     requireObject(root, "");
     onlyMembers(root, "", ROOT_MEMBERS);
     JsonNode events = root.get("events");
@@ -151,7 +196,7 @@ final class AppendRequestReader {
                         ProblemType.UNKNOWN_EVENT_TYPE,
                         at + "/type",
                         "The event type "
-                            + typeName
+                            + ApiProblem.echo(typeName)
                             + " is not registered; see docs/reference/events.md."));
     JsonNode resource = event.get("resource");
     if (resource == null || !resource.isObject()) {
@@ -185,7 +230,11 @@ final class AppendRequestReader {
       String where = at;
       if (e instanceof JsonMappingException mapping) {
         for (JsonMappingException.Reference ref : mapping.getPath()) {
-          where += "/" + (ref.getFieldName() != null ? ref.getFieldName() : ref.getIndex());
+          where +=
+              "/"
+                  + (ref.getFieldName() != null
+                      ? StrictJson.pointerSegment(ref.getFieldName())
+                      : ref.getIndex());
         }
       }
       throw ApiProblem.at(
@@ -221,7 +270,7 @@ final class AppendRequestReader {
       if (!allowed.contains(name)) {
         throw ApiProblem.at(
             ProblemType.INVALID_REQUEST,
-            at + "/" + name.replace("~", "~0").replace("/", "~1"),
+            at + "/" + StrictJson.pointerSegment(name),
             "Unknown member; allowed here: "
                 + String.join(", ", allowed.stream().sorted().toList())
                 + ".");
@@ -246,13 +295,13 @@ final class AppendRequestReader {
       throw ApiProblem.at(ProblemType.INVALID_REQUEST, at, "A UUID is required here.");
     }
     String text = Json.text(node);
-    if (text == null || text.length() != 36) {
-      throw ApiProblem.at(ProblemType.INVALID_REQUEST, at, "Expected a UUID string.");
+    // UUID.fromString alone takes signs and short groups ("+f1c2b1e-..."), and changes them.
+    if (text == null || !UUID_TEXT.matcher(text).matches()) {
+      throw ApiProblem.at(
+          ProblemType.INVALID_REQUEST,
+          at,
+          "Expected a UUID string: 8-4-4-4-12 hexadecimal digits with hyphens.");
     }
-    try {
-      return Optional.of(UUID.fromString(text));
-    } catch (IllegalArgumentException e) {
-      throw ApiProblem.at(ProblemType.INVALID_REQUEST, at, "Expected a UUID string.");
-    }
+    return Optional.of(UUID.fromString(text));
   }
 }

@@ -20,12 +20,14 @@ import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HEAD;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.SecurityContext;
@@ -85,6 +87,8 @@ public final class EventsResource {
    * @param contentLength the declared body size, checked before reading
    * @param body the JSON body
    * @param security the authenticated token, as {@link TokenFilter} set it
+   * @param headers the request's headers, for those that must come once ({@code Idempotency-Key})
+   *     or name a coding the server does not decode ({@code Content-Encoding})
    * @return {@code 201} with the ids and numbers in order, or the stored first response of a retry
    */
   @POST
@@ -124,7 +128,15 @@ public final class EventsResource {
       @Parameter(hidden = true) InputStream body,
       // No swagger annotation here: Jersey hashes a context parameter's annotations on every
       // request, and OpenAPI skips context parameters anyway.
-      @Context SecurityContext security) {
+      @Context SecurityContext security,
+      @Context HttpHeaders headers) {
+    List<String> keys = headers.getRequestHeader("Idempotency-Key");
+    if (keys != null && keys.size() > 1) {
+      // Which one to honour is a guess; a proxy that adds its own key would make it a wrong one.
+      throw ApiProblem.of(ProblemType.INVALID_REQUEST, "Send Idempotency-Key once.")
+          .with("header", "Idempotency-Key");
+    }
+    reader.requireKnownEncoding(headers.getRequestHeader("Content-Encoding"));
     Optional<String> key = Optional.ofNullable(idempotencyKey);
     if (key.isPresent() && !IDEMPOTENCY_KEY.matcher(key.get()).matches()) {
       throw ApiProblem.of(
@@ -231,7 +243,8 @@ public final class EventsResource {
     for (String t : only) {
       if (types.find(t).isEmpty()) {
         throw ApiProblem.of(
-                ProblemType.UNKNOWN_EVENT_TYPE, "The event type " + t + " is not registered.")
+                ProblemType.UNKNOWN_EVENT_TYPE,
+                "The event type " + ApiProblem.echo(t) + " is not registered.")
             .with("parameter", "type");
       }
     }
@@ -291,18 +304,7 @@ public final class EventsResource {
               in = ParameterIn.HEADER)
           @HeaderParam("Last-Event-ID")
           String lastEventId) {
-    long afterSeq;
-    if (lastEventId != null) {
-      afterSeq = seqHeader(lastEventId);
-    } else if (after != null) {
-      afterSeq = seq(after, "after");
-    } else {
-      afterSeq = log.head();
-    }
-    long min = log.minRetained();
-    if (min > 0 && afterSeq + 1 < min) {
-      throw resync(afterSeq, min);
-    }
+    long afterSeq = streamStart(after, lastEventId);
     if (!streams.tryReserve()) {
       throw ApiProblem.of(
               ProblemType.TOO_MANY_STREAMS,
@@ -313,6 +315,49 @@ public final class EventsResource {
         .header("Cache-Control", "no-cache")
         .header("X-Accel-Buffering", "no")
         .build();
+  }
+
+  /**
+   * Answers {@code HEAD} on the stream with the headers a {@code GET} would get and no body,
+   * without taking one of the {@code api.maxStreams} places: Jersey would otherwise run the {@code
+   * GET}, whose stream Jetty discards for a {@code HEAD}, so its writes never fail and the stream
+   * never ends.
+   *
+   * @param after as for {@code GET}
+   * @param lastEventId as for {@code GET}
+   * @return {@code 200} with the stream's headers, or the problem a {@code GET} would get
+   */
+  @HEAD
+  @Path("stream")
+  @Produces("text/event-stream")
+  @RequiresScope(Scope.EVENTS_READ)
+  @Operation(hidden = true)
+  public Response streamHead(
+      @QueryParam("after") String after, @HeaderParam("Last-Event-ID") String lastEventId) {
+    streamStart(after, lastEventId);
+    return Response.ok()
+        .type("text/event-stream")
+        .header("Cache-Control", "no-cache")
+        .header("X-Accel-Buffering", "no")
+        .build();
+  }
+
+  /** Where a stream starts, or the problem of a bad position or one below the retained window. */
+  private long streamStart(String after, String lastEventId) {
+    long afterSeq;
+    if (lastEventId != null) {
+      afterSeq = seqHeader(lastEventId);
+    } else if (after != null) {
+      afterSeq = seq(after, "after");
+    } else {
+      afterSeq = log.head();
+    }
+    long min = log.minRetained();
+    // Written as a subtraction: afterSeq + 1 overflows at the largest long, which is "nothing yet".
+    if (min > 0 && afterSeq < min - 1) {
+      throw resync(afterSeq, min);
+    }
+    return afterSeq;
   }
 
   private static ApiProblem resync(long after, long min) {

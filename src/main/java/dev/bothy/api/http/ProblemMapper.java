@@ -9,6 +9,7 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import jakarta.ws.rs.ext.ExceptionMapper;
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -47,7 +48,7 @@ public final class ProblemMapper implements ExceptionMapper<Throwable> {
     body.put("status", problem.type().status());
     body.put("detail", problem.getMessage());
     if (uriInfo != null) {
-      body.put("instance", "/" + uriInfo.getPath(false));
+      body.put("instance", "/" + ApiProblem.echo(uriInfo.getPath(false)));
     }
     body.putAll(problem.extensions());
     Response.ResponseBuilder response =
@@ -66,6 +67,35 @@ public final class ProblemMapper implements ExceptionMapper<Throwable> {
     return toResponse(problem);
   }
 
+  /**
+   * The problem document of an error the server answers before a route runs (Jetty refused the
+   * path, a header or the framing, or a limit of the connector): the type by its status, a fixed
+   * detail per status and nothing of the request, since Jetty's own reason may quote it.
+   *
+   * @param status the status Jetty answers, kept as it is
+   * @return the document, UTF-8 JSON
+   */
+  public byte[] beforeRouting(int status) {
+    ProblemType type = ProblemType.forStatus(status);
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("type", type.code());
+    body.put("title", type.title());
+    body.put("status", status);
+    body.put(
+        "detail",
+        switch (status) {
+          case 400 ->
+              "The server refused the request before routing it: its path, a header or its"
+                  + " framing is malformed or ambiguous.";
+          case 404 -> "No route matches the path.";
+          case 413 -> "The request body is larger than the server takes.";
+          case 414 -> "The request URI is longer than the server takes.";
+          case 431 -> "The request's header fields are larger than the server takes.";
+          default -> type.title() + ".";
+        });
+    return write(body).getBytes(StandardCharsets.UTF_8);
+  }
+
   private ApiProblem problem(Throwable error) {
     if (error instanceof ApiProblem p) {
       return p;
@@ -74,8 +104,13 @@ public final class ProblemMapper implements ExceptionMapper<Throwable> {
       int status = web.getResponse().getStatus();
       return switch (status) {
         case 404 -> ApiProblem.of(ProblemType.NOT_FOUND, "No route matches the path.");
-        case 405 ->
-            ApiProblem.of(ProblemType.METHOD_NOT_ALLOWED, "The route does not take this method.");
+        case 405 -> {
+          ApiProblem p =
+              ApiProblem.of(ProblemType.METHOD_NOT_ALLOWED, "The route does not take this method.");
+          // Jersey's 405 names the route's methods; RFC 9110 makes Allow part of every 405.
+          String allow = web.getResponse().getHeaderString("Allow");
+          yield allow == null ? p : p.withHeader("Allow", allow);
+        }
         case 415 ->
             ApiProblem.of(
                 ProblemType.UNSUPPORTED_MEDIA_TYPE,

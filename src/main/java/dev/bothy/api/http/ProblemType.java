@@ -29,6 +29,10 @@ public enum ProblemType {
   METHOD_NOT_ALLOWED("method_not_allowed", 405, "Method not allowed"),
   /** The body is not {@code application/json}. */
   UNSUPPORTED_MEDIA_TYPE("unsupported_media_type", 415, "Unsupported media type"),
+  /** The request URI is longer than the connector takes; Jetty answers it before routing. */
+  URI_TOO_LONG("uri_too_long", 414, "URI too long"),
+  /** The request's header fields are larger than the connector takes; Jetty answers it. */
+  HEADERS_TOO_LARGE("headers_too_large", 431, "Request header fields too large"),
   /** The response type asked for in {@code Accept} is not offered. */
   NOT_ACCEPTABLE("not_acceptable", 406, "Not acceptable"),
   /** The database or another dependency is not reachable now; retry later. */
@@ -44,6 +48,23 @@ public enum ProblemType {
     this.code = code;
     this.status = status;
     this.title = title;
+  }
+
+  /**
+   * The type of an error the server answers before a route runs, by its status.
+   *
+   * @param status the HTTP status
+   * @return the type with that status; for a status no type has, {@link #INVALID_REQUEST} below 500
+   *     and {@link #INTERNAL} from 500, and the document carries the real status
+   */
+  public static ProblemType forStatus(int status) {
+    for (ProblemType type : values()) {
+      // 503 has two types; the one that is not about streams fits an error before routing.
+      if (type.status == status && type != TOO_MANY_STREAMS) {
+        return type;
+      }
+    }
+    return status < 500 ? INVALID_REQUEST : INTERNAL;
   }
 
   /**

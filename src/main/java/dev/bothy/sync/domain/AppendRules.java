@@ -75,6 +75,8 @@ public final class AppendRules {
    * @return true when the reader must resync
    */
   public static boolean mustResync(long afterSeq, long minRetained) {
-    return minRetained > 0 && afterSeq + 1 < minRetained;
+    // Not afterSeq + 1 < minRetained: that overflows at the largest long, a position past the head
+    // that means "nothing yet". minRetained is at least 1 here, so minRetained - 1 cannot.
+    return minRetained > 0 && afterSeq < minRetained - 1;
   }
 }

@@ -24,6 +24,15 @@ public class ApiConfig {
   /** Default of {@code api.maxRequestBytes}: 4 MiB. */
   public static final int DEFAULT_MAX_REQUEST_BYTES = 4 * 1024 * 1024;
 
+  /**
+   * Default of {@code api.maxJsonDepth}: the append body's own shape nests five deep, which leaves
+   * room for payload records.
+   */
+  public static final int DEFAULT_MAX_JSON_DEPTH = 64;
+
+  /** Default of {@code api.maxJsonNameLength}. */
+  public static final int DEFAULT_MAX_JSON_NAME_LENGTH = 256;
+
   /** Default of {@code api.maxPageSize}. */
   public static final int DEFAULT_MAX_PAGE_SIZE = 1_000;
 
@@ -57,6 +66,22 @@ public class ApiConfig {
   @JsonProperty
   private int maxRequestBytes = DEFAULT_MAX_REQUEST_BYTES;
 
+  @Doc(
+      "Deepest nesting of arrays and objects in a request body; deeper is a 400 invalid_request"
+          + " that names this key, before the body is read into memory as a tree.")
+  @Min(8)
+  @Max(1_000)
+  @JsonProperty
+  private int maxJsonDepth = DEFAULT_MAX_JSON_DEPTH;
+
+  @Doc(
+      "Longest member name, in characters, in a request body; longer is a 400 invalid_request"
+          + " that names this key.")
+  @Min(32)
+  @Max(50_000)
+  @JsonProperty
+  private int maxJsonNameLength = DEFAULT_MAX_JSON_NAME_LENGTH;
+
   @Doc("Most events one GET /v1/events returns; a larger limit is lowered to it.")
   @Min(1)
   @Max(100_000)
@@ -83,7 +108,10 @@ public class ApiConfig {
   @JsonProperty
   private Duration idempotencyCleanupInterval = DEFAULT_IDEMPOTENCY_CLEANUP_INTERVAL;
 
-  @Doc("How often an idle event stream sends a comment line, so proxies keep it open.")
+  @Doc(
+      "How often an idle event stream sends a comment line, so proxies keep it open; a stream"
+          + " whose client is gone fails that write and frees its api.maxStreams place, so a"
+          + " vanished client holds one for about two of these at most.")
   @NotNull
   @MinDuration(value = 100, unit = TimeUnit.MILLISECONDS)
   @JsonProperty
@@ -126,6 +154,24 @@ public class ApiConfig {
    */
   public int maxRequestBytes() {
     return maxRequestBytes;
+  }
+
+  /**
+   * Returns {@code api.maxJsonDepth}.
+   *
+   * @return the limit
+   */
+  public int maxJsonDepth() {
+    return maxJsonDepth;
+  }
+
+  /**
+   * Returns {@code api.maxJsonNameLength}.
+   *
+   * @return the limit
+   */
+  public int maxJsonNameLength() {
+    return maxJsonNameLength;
   }
 
   /**
@@ -222,6 +268,8 @@ public class ApiConfig {
     return new ApiSettings(
         maxEventsPerRequest,
         maxRequestBytes,
+        maxJsonDepth,
+        maxJsonNameLength,
         maxPageSize,
         defaultPageSize,
         sync.maxPayloadBytes(),

@@ -63,7 +63,7 @@ record BadRequest(
 
   /**
    * Sends it and checks the answer is its problem document, which leaks no stack trace, SQL or
-   * token, and that nothing was appended.
+   * token, that nothing was appended and that no ERROR line was logged.
    */
   void sendAndCheck(ApiApp app) throws Exception {
     long before = app.head();
@@ -102,5 +102,6 @@ record BadRequest(
           .hasValue("Bearer realm=\"bothy\"");
     }
     assertThat(app.head()).isEqualTo(before);
+    assertThat(app.errorLines()).as("no ERROR line for a bad request").isEmpty();
   }
 }

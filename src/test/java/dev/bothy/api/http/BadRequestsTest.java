@@ -6,13 +6,18 @@ import static dev.bothy.wire.ApiApp.USER;
 import static dev.bothy.wire.ApiApp.body;
 import static dev.bothy.wire.ApiApp.event;
 import static dev.bothy.wire.ApiApp.settings;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.bothy.testing.PgExtension;
 import dev.bothy.wire.ApiApp;
 import dev.bothy.wire.ApiAppExtension;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.util.Collections;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -153,6 +158,156 @@ class BadRequestsTest {
             "invalid_request",
             null),
         post(
+            "U+0000 in a payload string",
+            body(event("settings.updated", "user", "{\"changedKeys\":[\"a\\u0000b\"]}")),
+            400,
+            "invalid_request",
+            "/events/0/payload/changedKeys/0"),
+        post(
+            "U+0000 in a payload member name",
+            body(event("settings.updated", "user", "{\"changedKeys\":[],\"k\\u0000\":1}")),
+            400,
+            "invalid_request",
+            "/events/0/payload/k\u0000"),
+        post(
+            "U+0000 in the type",
+            body(event("settings.updated\\u0000", "user", "{\"changedKeys\":[]}")),
+            400,
+            "invalid_request",
+            "/events/0/type"),
+        post(
+            "U+0000 in the resource type",
+            body(event("settings.updated", "user\\u0000", "{\"changedKeys\":[]}")),
+            400,
+            "invalid_request",
+            "/events/0/resource/type"),
+        post(
+            "a lone high surrogate in a payload string",
+            body(event("settings.updated", "user", "{\"changedKeys\":[\"a\\ud800\"]}")),
+            400,
+            "invalid_request",
+            "/events/0/payload/changedKeys/0"),
+        post(
+            "a lone low surrogate in a payload string",
+            body(event("settings.updated", "user", "{\"changedKeys\":[\"\\udc00a\"]}")),
+            400,
+            "invalid_request",
+            "/events/0/payload/changedKeys/0"),
+        post(
+            "surrogates in the wrong order",
+            body(event("settings.updated", "user", "{\"changedKeys\":[\"\\udc00\\ud800\"]}")),
+            400,
+            "invalid_request",
+            "/events/0/payload/changedKeys/0"),
+        post(
+            "a huge number where the payload wants a string",
+            body(event("settings.updated", "user", "{\"changedKeys\":[1e400]}")),
+            400,
+            "invalid_request",
+            "/events/0/payload/changedKeys/0"),
+        post(
+            "an integer where the payload wants a string",
+            body(event("settings.updated", "user", "{\"changedKeys\":[\"a\",7]}")),
+            400,
+            "invalid_request",
+            "/events/0/payload/changedKeys/1"),
+        post(
+            "a boolean where the payload wants a string",
+            body(event("settings.updated", "user", "{\"changedKeys\":[true]}")),
+            400,
+            "invalid_request",
+            "/events/0/payload/changedKeys/0"),
+        post(
+            "a null where the payload wants a string",
+            body(event("settings.updated", "user", "{\"changedKeys\":[null]}")),
+            400,
+            "invalid_request",
+            "/events/0/payload/changedKeys/0"),
+        post(
+            "a resource id with a leading plus",
+            body(
+                ok.replace(
+                    "\"id\":\"" + USER + "\"", "\"id\":\"+" + USER.toString().substring(1) + "\"")),
+            400,
+            "invalid_request",
+            "/events/0/resource/id"),
+        post(
+            "a resource id with a plus inside a group",
+            body(
+                ok.replace(
+                    "\"id\":\"" + USER + "\"",
+                    "\"id\":\""
+                        + USER.toString().substring(0, 9)
+                        + "+"
+                        + USER.toString().substring(10)
+                        + "\"")),
+            400,
+            "invalid_request",
+            "/events/0/resource/id"),
+        post(
+            "an actor with a leading plus",
+            body(
+                ok.replace(
+                    "\"actor\":\"" + USER + "\"",
+                    "\"actor\":\"+" + USER.toString().substring(1) + "\"")),
+            400,
+            "invalid_request",
+            "/events/0/actor"),
+        post(
+            "nesting deeper than api.maxJsonDepth",
+            body(
+                event(
+                    "settings.updated",
+                    "user",
+                    "{\"changedKeys\":" + "[".repeat(200) + "]".repeat(200) + "}")),
+            400,
+            "invalid_request",
+            null),
+        new BadRequest(
+            "Content-Encoding gzip on a body that is not gzip",
+            "POST",
+            "/v1/events",
+            ApiApp.ALEX,
+            "application/json",
+            body(ok),
+            Map.of("Content-Encoding", "gzip"),
+            400,
+            "invalid_request",
+            null),
+        new BadRequest(
+            "an unsupported Content-Encoding",
+            "POST",
+            "/v1/events",
+            ApiApp.ALEX,
+            "application/json",
+            body(ok),
+            Map.of("Content-Encoding", "br"),
+            415,
+            "unsupported_media_type",
+            null),
+        new BadRequest(
+            "an unknown Content-Encoding",
+            "POST",
+            "/v1/events",
+            ApiApp.ALEX,
+            "application/json",
+            body(ok),
+            Map.of("Content-Encoding", "x-rot13"),
+            415,
+            "unsupported_media_type",
+            null),
+        new BadRequest(
+            "an unparsable Content-Type",
+            "POST",
+            "/v1/events",
+            ApiApp.ALEX,
+            "application/json; charset",
+            body(ok),
+            Map.of(),
+            400,
+            "invalid_request",
+            null),
+        post(
             "the second of two events is bad",
             body(ok, event("settings.updated", "user", "{\"changedKeys\":7}")),
             400,
@@ -240,6 +395,17 @@ class BadRequestsTest {
             405,
             "method_not_allowed",
             null),
+        new BadRequest(
+            "a TRACE",
+            "TRACE",
+            "/v1/events",
+            ApiApp.ALEX,
+            null,
+            null,
+            Map.of(),
+            405,
+            "method_not_allowed",
+            null),
         get("an unknown route", "/v1/nothing", ApiApp.ALEX, 404, "not_found"));
   }
 
@@ -248,5 +414,235 @@ class BadRequestsTest {
   void a_bad_request_gets_its_status_and_problem_type_and_writes_nothing(BadRequest bad)
       throws Exception {
     bad.sendAndCheck(APP.app());
+  }
+
+  /**
+   * A request Jetty refuses before the application sees it, and the status it answers (the same as
+   * before the problem documents: only the body and its type changed).
+   */
+  record RefusedByJetty(String name, String request, int status) {
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  static Stream<RefusedByJetty> refusedByJetty() {
+    String auth = "Authorization: Bearer " + ApiApp.SAM + "\r\n";
+    return Stream.of(
+        new RefusedByJetty(
+            "an encoded dot-dot segment",
+            "GET /v1/%2e%2e/openapi.json HTTP/1.1\r\nHost: a\r\n" + auth + "\r\n",
+            400),
+        new RefusedByJetty(
+            "an encoded slash",
+            "GET /v1/events%2Fstream HTTP/1.1\r\nHost: a\r\n" + auth + "\r\n",
+            400),
+        new RefusedByJetty(
+            "a dot-dot above the root",
+            "GET /../v1/events HTTP/1.1\r\nHost: a\r\n" + auth + "\r\n",
+            400),
+        new RefusedByJetty(
+            "two Host headers",
+            "GET /v1/events HTTP/1.1\r\nHost: a\r\nHost: b\r\n" + auth + "\r\n",
+            400),
+        new RefusedByJetty(
+            "two different Content-Length headers",
+            "POST /v1/events HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\n"
+                + "Content-Length: 2\r\nContent-Length: 3\r\n"
+                + auth
+                + "\r\n{}",
+            400),
+        new RefusedByJetty(
+            "Content-Length and chunked together",
+            "POST /v1/events HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\n"
+                + "Content-Length: 2\r\nTransfer-Encoding: chunked\r\n"
+                + auth
+                + "\r\n2\r\n{}\r\n0\r\n\r\n",
+            400),
+        new RefusedByJetty(
+            "a header too long",
+            "GET /v1/events HTTP/1.1\r\nHost: a\r\nX-Long: "
+                + "x".repeat(20_000)
+                + "\r\n"
+                + auth
+                + "\r\n",
+            431),
+        new RefusedByJetty(
+            "a URI too long",
+            "GET /v1/events?type="
+                + "x".repeat(20_000)
+                + " HTTP/1.1\r\nHost: a\r\n"
+                + auth
+                + "\r\n",
+            414),
+        new RefusedByJetty(
+            "a space in a header name",
+            "GET /v1/events HTTP/1.1\r\nHost: a\r\nBad Header: 1\r\n" + auth + "\r\n",
+            400));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("refusedByJetty")
+  void a_request_jetty_refuses_gets_a_problem_document_with_its_status(RefusedByJetty refused)
+      throws Exception {
+    long before = APP.app().head();
+    RawHttp.Answer answer = RawHttp.exchange(APP.app().port(), refused.request());
+
+    assertThat(answer.status()).isEqualTo(refused.status());
+    assertThat(answer.header("Content-Type")).hasValue("application/problem+json");
+    assertThat(answer.header("Server")).as("no server name or version").isEmpty();
+    JsonNode problem = ApiApp.json(answer.body());
+    assertThat(problem.get("status").asInt()).isEqualTo(refused.status());
+    assertThat(problem.get("type").asText()).isNotBlank();
+    assertThat(problem.get("title").asText()).isNotBlank();
+    assertThat(problem.get("detail").asText()).isNotBlank();
+    assertThat(answer.body())
+        .doesNotContain("Exception")
+        .doesNotContain("<html")
+        .doesNotContain("xxxxxxxxxx")
+        .doesNotContain(ApiApp.SAM);
+    assertThat(APP.app().head()).isEqualTo(before);
+    assertThat(APP.app().errorLines()).isEmpty();
+  }
+
+  @Test
+  void a_duplicated_idempotency_key_is_refused() throws Exception {
+    long before = APP.app().head();
+    HttpResponse<String> response =
+        APP.app()
+            .send(
+                APP.app()
+                    .request("/v1/events", ApiApp.ALEX)
+                    .header("Content-Type", "application/json")
+                    .header("Idempotency-Key", "key-1")
+                    .header("Idempotency-Key", "key-2")
+                    .POST(HttpRequest.BodyPublishers.ofString(body(settings("dup"))))
+                    .build());
+    assertThat(response.statusCode()).isEqualTo(400);
+    JsonNode problem = ApiApp.json(response);
+    assertThat(problem.get("type").asText()).isEqualTo("invalid_request");
+    assertThat(problem.get("header").asText()).isEqualTo("Idempotency-Key");
+    assertThat(APP.app().head()).isEqualTo(before);
+  }
+
+  @Test
+  void two_authorization_headers_are_refused_even_when_both_tokens_are_good() throws Exception {
+    long before = APP.app().head();
+    HttpResponse<String> response =
+        APP.app()
+            .send(
+                APP.app()
+                    .request("/v1/events", ApiApp.SAM)
+                    .header("Authorization", "Bearer " + ApiApp.ALEX)
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(body(settings("two"))))
+                    .build());
+    assertThat(response.statusCode()).isEqualTo(401);
+    assertThat(ApiApp.json(response).get("type").asText()).isEqualTo("unauthorized");
+    assertThat(response.body()).doesNotContain(ApiApp.ALEX).doesNotContain(ApiApp.SAM);
+    assertThat(APP.app().head()).isEqualTo(before);
+  }
+
+  @Test
+  void a_405_names_the_allowed_methods() throws Exception {
+    HttpResponse<String> response =
+        APP.app()
+            .send(
+                APP.app()
+                    .request("/v1/events", ApiApp.ALEX)
+                    .method("DELETE", HttpRequest.BodyPublishers.noBody())
+                    .build());
+    assertThat(response.statusCode()).isEqualTo(405);
+    assertThat(response.headers().firstValue("Allow"))
+        .hasValueSatisfying(
+            allow ->
+                assertThat(allow.split(",\\s*")).contains("GET", "POST").doesNotContain("DELETE"));
+  }
+
+  @Test
+  void echoed_input_is_capped() throws Exception {
+    String longType = "settings." + "z".repeat(5_000);
+    HttpResponse<String> posted =
+        APP.app().post(body(event(longType, "user", "{}")), ApiApp.ALEX, Map.of());
+    assertThat(posted.statusCode()).isEqualTo(400);
+    String detail = ApiApp.json(posted).get("detail").asText();
+    assertThat(detail).contains("settings.zzz").contains("...").doesNotContain("z".repeat(200));
+    assertThat(posted.body().length()).isLessThan(1_000);
+
+    HttpResponse<String> filtered =
+        APP.app().get("/v1/events?type=" + "q".repeat(2_000), ApiApp.SAM);
+    assertThat(filtered.statusCode()).isEqualTo(400);
+    assertThat(filtered.body()).doesNotContain("q".repeat(200)).contains("...");
+
+    HttpResponse<String> member =
+        APP.app()
+            .post(
+                "{\"events\":[" + settings("m") + "],\"" + "m".repeat(200) + "\":1}",
+                ApiApp.ALEX,
+                Map.of());
+    assertThat(member.statusCode()).isEqualTo(400);
+    assertThat(member.body()).doesNotContain("m".repeat(150));
+
+    HttpResponse<String> path = APP.app().get("/v1/" + "p".repeat(2_000), ApiApp.SAM);
+    assertThat(path.statusCode()).isEqualTo(404);
+    assertThat(ApiApp.json(path).get("instance").asText())
+        .startsWith("/v1/ppp")
+        .endsWith("...")
+        .hasSizeLessThan(80);
+    assertThat(APP.app().errorLines()).isEmpty();
+  }
+
+  @Test
+  void the_json_limits_name_their_configuration_keys() throws Exception {
+    HttpResponse<String> deep =
+        APP.app()
+            .post(
+                body(
+                    event(
+                        "settings.updated",
+                        "user",
+                        "{\"changedKeys\":" + "[".repeat(200) + "]".repeat(200) + "}")),
+                ApiApp.ALEX,
+                Map.of());
+    assertThat(deep.statusCode()).isEqualTo(400);
+    assertThat(ApiApp.json(deep).get("detail").asText())
+        .contains("api.maxJsonDepth")
+        .doesNotContain("line 0");
+    assertThat(ApiApp.json(deep).get("limit").asText()).isEqualTo("api.maxJsonDepth");
+
+    HttpResponse<String> longName =
+        APP.app()
+            .post(
+                body(event("settings.updated", "user", "{\"" + "n".repeat(1_000) + "\":[]}")),
+                ApiApp.ALEX,
+                Map.of());
+    assertThat(longName.statusCode()).isEqualTo(400);
+    assertThat(ApiApp.json(longName).get("detail").asText())
+        .contains("api.maxJsonNameLength")
+        .doesNotContain("line 0");
+    assertThat(ApiApp.json(longName).get("limit").asText()).isEqualTo("api.maxJsonNameLength");
+    assertThat(APP.app().errorLines()).isEmpty();
+  }
+
+  @Test
+  void nothing_of_a_refused_payload_is_logged() throws Exception {
+    String marker = "nul-marker-7c1e";
+    HttpResponse<String> response =
+        APP.app()
+            .post(
+                body(
+                    event(
+                        "settings.updated",
+                        "user",
+                        "{\"changedKeys\":[\"" + marker + "\\u0000\"]}")),
+                ApiApp.ALEX,
+                Map.of());
+    assertThat(response.statusCode()).isEqualTo(400);
+    assertThat(ApiApp.json(response).get("pointer").asText())
+        .isEqualTo("/events/0/payload/changedKeys/0");
+    assertThat(response.body()).doesNotContain(marker);
+    assertThat(APP.app().loggedLines()).noneMatch(line -> line.contains(marker));
+    assertThat(APP.app().errorLines()).isEmpty();
   }
 }

@@ -11,7 +11,12 @@ import dev.bothy.wire.ApiApp;
 import dev.bothy.wire.ApiApp.Sse;
 import dev.bothy.wire.ApiApp.StreamEvent;
 import dev.bothy.wire.ApiAppExtension;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -125,6 +130,110 @@ class EventStreamTest {
     APP.app().waitForNoOpenStream();
     try (Sse again = APP.app().stream("", Map.of())) {
       assertThat(again).isNotNull();
+    }
+  }
+
+  @Test
+  void head_requests_on_the_stream_take_no_slot_and_a_stream_still_opens() throws Exception {
+    APP.app().waitForNoOpenStream();
+    // Three times api.maxStreams (4): before the fix each HEAD kept a slot for good.
+    for (int i = 0; i < 12; i++) {
+      HttpResponse<String> head =
+          APP.app()
+              .send(
+                  APP.app()
+                      .request("/v1/events/stream?after=0", ApiApp.SAM)
+                      .method("HEAD", HttpRequest.BodyPublishers.noBody())
+                      .build());
+      assertThat(head.statusCode()).isEqualTo(200);
+      assertThat(head.headers().firstValue("Content-Type"))
+          .hasValueSatisfying(t -> assertThat(t).startsWith("text/event-stream"));
+      assertThat(head.body()).isEmpty();
+    }
+    // The same over raw sockets that close without reading the answer.
+    for (int i = 0; i < 12; i++) {
+      try (Socket s = new Socket()) {
+        s.connect(new InetSocketAddress("127.0.0.1", APP.app().port()));
+        s.getOutputStream().write(request("HEAD", "?after=0"));
+        s.getOutputStream().flush();
+      }
+    }
+    assertThat(APP.app().openStreams()).isZero();
+    try (Sse sse = APP.app().stream("?after=0", Map.of())) {
+      assertThat(sse).isNotNull();
+      assertThat(APP.app().openStreams()).isEqualTo(1);
+    }
+    HttpResponse<String> unauthorized =
+        APP.app()
+            .send(
+                APP.app()
+                    .request("/v1/events/stream", null)
+                    .method("HEAD", HttpRequest.BodyPublishers.noBody())
+                    .build());
+    assertThat(unauthorized.statusCode()).as("HEAD needs the token too").isEqualTo(401);
+  }
+
+  /** How a client vanishes without the server reading an error from it. */
+  enum Vanish {
+    CLOSE,
+    HALF_CLOSE_THEN_CLOSE,
+    RESET
+  }
+
+  @Test
+  void a_stream_whose_client_vanished_frees_its_slot_within_a_few_heartbeats() throws Exception {
+    for (Vanish how : Vanish.values()) {
+      APP.app().waitForNoOpenStream();
+      Socket s = new Socket();
+      s.connect(new InetSocketAddress("127.0.0.1", APP.app().port()));
+      s.getOutputStream().write(request("GET", ""));
+      s.getOutputStream().flush();
+      InputStream in = s.getInputStream();
+      // The status line: the stream is open and holds a slot.
+      assertThat(new String(in.readNBytes(12), StandardCharsets.US_ASCII)).endsWith("200");
+      assertThat(APP.app().openStreams()).as(how.name()).isEqualTo(1);
+      switch (how) {
+        case CLOSE -> s.close();
+        case HALF_CLOSE_THEN_CLOSE -> {
+          s.shutdownOutput();
+          s.close();
+        }
+        case RESET -> {
+          s.setSoLinger(true, 0);
+          s.close();
+        }
+      }
+      // api.streamHeartbeat is 200ms here: a failed heartbeat frees the slot within a few.
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+      while (APP.app().openStreams() != 0 && System.nanoTime() < deadline) {
+        Thread.sleep(20);
+      }
+      assertThat(APP.app().openStreams()).as("open streams after %s", how).isZero();
+    }
+    assertThat(APP.app().errorLines()).isEmpty();
+  }
+
+  private static byte[] request(String method, String query) {
+    return (method
+            + " /v1/events/stream"
+            + query
+            + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+            + ApiApp.SAM
+            + "\r\n\r\n")
+        .getBytes(StandardCharsets.US_ASCII);
+  }
+
+  @Test
+  void a_stream_after_the_largest_long_is_open_and_waits() throws Exception {
+    APP.app().waitForNoOpenStream();
+    APP.app().append(2);
+    try (Sse sse = APP.app().stream("?after=" + Long.MAX_VALUE, Map.of())) {
+      assertThat(sse).isNotNull();
+      assertThat(APP.app().openStreams()).isEqualTo(1);
+    }
+    try (Sse sse = APP.app().stream("", Map.of("Last-Event-ID", Long.toString(Long.MAX_VALUE)))) {
+      assertThat(sse).isNotNull();
+      assertThat(APP.app().openStreams()).isGreaterThanOrEqualTo(1);
     }
   }
 }

@@ -36,4 +36,19 @@ class GetEventsTest {
                 .get("/v1/events?after=" + before + "&type=settings.updated&limit=5", ApiApp.SAM));
     assertThat(filtered.get("events")).hasSize(5);
   }
+
+  @Test
+  void an_after_past_the_head_up_to_the_largest_long_is_an_empty_page_not_a_resync()
+      throws Exception {
+    APP.app().append(3);
+    long head = APP.app().head();
+    for (long after : new long[] {head, head + 1, Long.MAX_VALUE - 1, Long.MAX_VALUE}) {
+      var response = APP.app().get("/v1/events?after=" + after, ApiApp.SAM);
+      assertThat(response.statusCode()).as("after=%d", after).isEqualTo(200);
+      JsonNode page = json(response);
+      assertThat(page.get("events")).as("after=%d", after).isEmpty();
+      assertThat(page.get("next_after").asLong()).isEqualTo(after);
+    }
+    assertThat(APP.app().errorLines()).isEmpty();
+  }
 }

@@ -12,6 +12,8 @@ import dev.bothy.kernel.Ids;
 import dev.bothy.testing.PgExtension;
 import dev.bothy.wire.ApiApp;
 import dev.bothy.wire.ApiAppExtension;
+import java.io.ByteArrayOutputStream;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -21,6 +23,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -137,5 +140,30 @@ class PostEventsTest {
       pool.shutdownNow();
     }
     assertThat(APP.app().head()).isEqualTo(before + 1);
+  }
+
+  @Test
+  void a_gzip_body_is_inflated_and_appended_and_upper_case_uuids_are_the_same_uuid()
+      throws Exception {
+    long before = APP.app().head();
+    String upper = body(settings("zipped")).replace(USER.toString(), USER.toString().toUpperCase());
+    ByteArrayOutputStream zipped = new ByteArrayOutputStream();
+    try (GZIPOutputStream gzip = new GZIPOutputStream(zipped)) {
+      gzip.write(upper.getBytes(StandardCharsets.UTF_8));
+    }
+    HttpResponse<String> created =
+        APP.app()
+            .send(
+                APP.app()
+                    .request("/v1/events", ApiApp.ALEX)
+                    .header("Content-Type", "application/json")
+                    .header("Content-Encoding", "gzip")
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(zipped.toByteArray()))
+                    .build());
+    assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+    JsonNode read = json(APP.app().get("/v1/events?after=" + before, ApiApp.SAM));
+    JsonNode e = read.get("events").get(0);
+    assertThat(e.get("payload").get("changedKeys").get(0).asText()).isEqualTo("zipped");
+    assertThat(e.get("resource").get("id").asText()).isEqualTo(USER.toString());
   }
 }

@@ -1,0 +1,183 @@
+package dev.bothy.api.http;
+
+import com.fasterxml.jackson.annotation.JsonSetter;
+import com.fasterxml.jackson.annotation.Nulls;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.cfg.CoercionAction;
+import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
+import com.fasterxml.jackson.databind.type.LogicalType;
+import java.util.Map;
+
+/**
+ * The strict reading of request JSON: a value is taken only when it is exactly what the target
+ * declares (no number or boolean becomes a string, no string becomes a number, no float becomes an
+ * integer, no null sits in a list), every string and member name is valid Unicode without U+0000
+ * (PostgreSQL's {@code jsonb} refuses U+0000, and a lone surrogate would be stored as {@code ?}),
+ * and the parser's limits carry their configuration keys ({@code api.maxJsonDepth}, {@code
+ * api.maxJsonNameLength}).
+ */
+final class StrictJson {
+  /** The key of the nesting limit. */
+  static final String DEPTH_KEY = "api.maxJsonDepth";
+
+  /** The key of the member name limit. */
+  static final String NAME_KEY = "api.maxJsonNameLength";
+
+  private final ObjectMapper mapper;
+  private final int maxDepth;
+  private final int maxNameLength;
+
+  /**
+   * Configures a copy of the application's mapper.
+   *
+   * @param mapper the application's mapper, left as it is
+   * @param maxDepth {@code api.maxJsonDepth}: the deepest nesting of arrays and objects
+   * @param maxNameLength {@code api.maxJsonNameLength}: the longest member name, in characters
+   * @param maxStringLength the longest string; the request limit, so that one reports first
+   */
+  StrictJson(ObjectMapper mapper, int maxDepth, int maxNameLength, int maxStringLength) {
+    ObjectMapper strict =
+        mapper
+            .copy()
+            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+            .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+            .disable(DeserializationFeature.ACCEPT_SINGLE_VALUE_AS_ARRAY)
+            // A key twice in one object would otherwise let the last one win silently.
+            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+    strict.setDefaultSetterInfo(JsonSetter.Value.forContentNulls(Nulls.FAIL));
+    // 1e400 would become "Infinity", 7 "7", true "true": a string is only a JSON string.
+    strict
+        .coercionConfigFor(LogicalType.Textual)
+        .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+        .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+        .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail);
+    for (LogicalType scalar :
+        new LogicalType[] {LogicalType.Integer, LogicalType.Float, LogicalType.Boolean}) {
+      strict
+          .coercionConfigFor(scalar)
+          .setCoercion(CoercionInputShape.String, CoercionAction.Fail)
+          .setCoercion(CoercionInputShape.EmptyString, CoercionAction.Fail);
+    }
+    strict
+        .getFactory()
+        .setStreamReadConstraints(
+            StreamReadConstraints.builder()
+                .maxNestingDepth(maxDepth)
+                .maxNameLength(maxNameLength)
+                .maxStringLength(maxStringLength)
+                .build());
+    this.mapper = strict;
+    this.maxDepth = maxDepth;
+    this.maxNameLength = maxNameLength;
+  }
+
+  /**
+   * Returns the strict mapper.
+   *
+   * @return the mapper; shared, not to be configured further
+   */
+  ObjectMapper mapper() {
+    return mapper;
+  }
+
+  /**
+   * The problem of a parser limit, naming its configuration key.
+   *
+   * @param e what the parser threw
+   * @return the problem, with the member {@code limit} when a key is known
+   */
+  ApiProblem limitProblem(StreamConstraintsException e) {
+    String message = String.valueOf(e.getMessage());
+    if (message.contains("getMaxNestingDepth")) {
+      return ApiProblem.of(
+              ProblemType.INVALID_REQUEST,
+              "The body nests arrays and objects deeper than " + DEPTH_KEY + " (" + maxDepth + ").")
+          .with("limit", DEPTH_KEY);
+    }
+    if (message.contains("getMaxNameLength")) {
+      return ApiProblem.of(
+              ProblemType.INVALID_REQUEST,
+              "A member name in the body is longer than "
+                  + NAME_KEY
+                  + " ("
+                  + maxNameLength
+                  + " characters).")
+          .with("limit", NAME_KEY);
+    }
+    if (message.contains("getMaxNumberLength")) {
+      return ApiProblem.of(
+          ProblemType.INVALID_REQUEST,
+          "A number in the body has more digits than the JSON parser takes ("
+              + StreamReadConstraints.DEFAULT_MAX_NUM_LEN
+              + ").");
+    }
+    return ApiProblem.of(
+        ProblemType.INVALID_REQUEST, "The body is over a limit of the JSON parser.");
+  }
+
+  /**
+   * Checks every member name and string value under a node: valid Unicode (no lone surrogate) and
+   * no U+0000.
+   *
+   * @param node the node
+   * @param at its JSON pointer
+   * @throws ApiProblem {@code invalid_request} with the pointer of the first bad name or string
+   */
+  static void requireValidText(JsonNode node, String at) {
+    if (node.isTextual()) {
+      String problem = textProblem(node.textValue());
+      if (problem != null) {
+        throw ApiProblem.at(ProblemType.INVALID_REQUEST, at, "This string " + problem + ".");
+      }
+    } else if (node.isArray()) {
+      for (int i = 0; i < node.size(); i++) {
+        requireValidText(node.get(i), at + "/" + i);
+      }
+    } else if (node.isObject()) {
+      for (Map.Entry<String, JsonNode> member : node.properties()) {
+        String memberAt = at + "/" + pointerSegment(member.getKey());
+        String problem = textProblem(member.getKey());
+        if (problem != null) {
+          throw ApiProblem.at(
+              ProblemType.INVALID_REQUEST, memberAt, "This member name " + problem + ".");
+        }
+        requireValidText(member.getValue(), memberAt);
+      }
+    }
+  }
+
+  /** What is wrong with a string, or null when nothing is. */
+  private static String textProblem(String text) {
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c == '\0') {
+        return "holds U+0000, which the event log cannot store";
+      }
+      if (Character.isHighSurrogate(c)
+          && i + 1 < text.length()
+          && Character.isLowSurrogate(text.charAt(i + 1))) {
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        return "holds a lone surrogate: strings must be valid Unicode";
+      }
+    }
+    return null;
+  }
+
+  /**
+   * A member name as a JSON pointer segment (RFC 6901), cut like all echoed input.
+   *
+   * @param name the member name
+   * @return the segment
+   */
+  static String pointerSegment(String name) {
+    return ApiProblem.echo(name).replace("~", "~0").replace("/", "~1");
+  }
+}
