@@ -148,6 +148,7 @@ final class Assembly {
       // the start with the lifecycle never started and never stopped: stop it here.
       environment.lifecycle().addEventListener(LifecycleManaged.onFailure(lifecycle::stop));
       AdminEndpoints.register(environment, role, readiness);
+      AdminPort.disableTasks(environment);
       environment.lifecycle().addEventListener(PathOnlyRequestLog.install());
     } catch (RuntimeException e) {
       // Nothing else will stop the pool (and an embedded server) of a process that never started.
