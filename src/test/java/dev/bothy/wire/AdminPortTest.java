@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
 import dev.bothy.platform.lifecycle.Role;
+import dev.bothy.testing.Http;
 import dev.bothy.testing.PgExtension;
 import dev.bothy.wire.config.BothyConfiguration;
 import io.dropwizard.core.server.DefaultServerFactory;
@@ -23,6 +24,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.server.ServerConnector;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -147,6 +149,37 @@ class AdminPortTest {
     assertThat(logging.getLogger("org.jooq").getLevel()).isEqualTo(jooq);
     assertThat(logging.getLogger("org.postgresql").getLevel()).isEqualTo(driver);
     assertThat(logging.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).getLevel()).isEqualTo(root);
+  }
+
+  @Test
+  void a_live_scrape_of_prometheus_passes_promtool_check_metrics() throws Exception {
+    // Some traffic first, so the request timers and counters have series.
+    CLIENT.send(
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.getLocalPort() + "/v1/events"))
+            .GET()
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
+    String scrape = Http.get(app.getAdminPort(), "/prometheus").body();
+    assertThat(scrape).contains("bothy_process_role");
+    // Kept for a reader of a failure: what promtool saw.
+    Files.writeString(Path.of("target/prometheus-scrape.txt"), scrape, StandardCharsets.UTF_8);
+
+    Process promtool =
+        new ProcessBuilder(ObservabilityFilesTest.promtool().toString(), "check", "metrics")
+            .redirectErrorStream(true)
+            .start();
+    try (var in = promtool.getOutputStream()) {
+      in.write(scrape.getBytes(StandardCharsets.UTF_8));
+    }
+    String problems = new String(promtool.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(promtool.waitFor(60, TimeUnit.SECONDS)).isTrue();
+
+    assertThat(problems).as("promtool check metrics").isEmpty();
+    assertThat(promtool.exitValue()).isZero();
+    assertThat(scrape.lines().filter(line -> line.startsWith("# HELP bothy_")))
+        .as("Bothy's families have their own help text")
+        .isNotEmpty()
+        .noneMatch(line -> line.contains("Dropwizard metric"));
   }
 
   private static boolean accepts(String host, int port) {

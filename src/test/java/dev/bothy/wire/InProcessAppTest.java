@@ -101,7 +101,7 @@ class InProcessAppTest {
         .contains("bothy_event_log_head_seq")
         .contains("bothy_event_log_min_retained_seq")
         .contains("bothy_event_log_appended_events")
-        .contains("bothy_event_log_seq_lock_held");
+        .contains("bothy_event_log_seq_lock_held_seconds");
   }
 
   @Test

@@ -35,8 +35,8 @@ class JarIT {
       Http.Response prometheus = Http.get(admin, "/prometheus");
       assertThat(prometheus.status()).isEqualTo(200);
       assertThat(prometheus.body())
-          .contains("bothy_pool_ActiveConnections")
-          .contains("bothy_pool_TotalConnections")
+          .contains("bothy_pool_active_connections")
+          .contains("bothy_pool_total_connections")
           .contains("bothy_process_role{bothy_role=\"all\"} 1.0");
       assertThat(Http.get(admin, "/readyz"))
           .isEqualTo(new Http.Response(200, "{\"status\":\"ready\"}"));
