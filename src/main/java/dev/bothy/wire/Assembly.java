@@ -102,7 +102,6 @@ final class Assembly {
       logMetrics.registerGauges(sync.eventLog());
       JobRuntimeMetrics.registerGauges(
           environment.metrics(), jobs.admin(), config.jobs().queues().keySet());
-      ConsumerMetrics.register(environment.metrics(), sync.consumers(), clock);
 
       Duration connectionTimeout = config.database().connectionTimeout().toJavaDuration();
       readiness.register("database", () -> PgProbe.answers(dataSource, connectionTimeout));

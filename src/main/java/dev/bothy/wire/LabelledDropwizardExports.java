@@ -122,7 +122,7 @@ final class LabelledDropwizardExports implements MultiCollector {
             g.dataPoint(
                 GaugeSnapshot.GaugeDataPointSnapshot.builder()
                     .labels(s.getKey())
-                    .value(value)
+                    .value(value * family.scale())
                     .build());
           }
         }

@@ -1,5 +1,6 @@
 package dev.bothy.wire;
 
+import ch.qos.logback.access.jetty.RequestLogImpl;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpURI;
@@ -19,7 +20,10 @@ import org.eclipse.jetty.util.component.LifeCycle;
  * redact, which would miss the next name.
  *
  * <p>Installed by {@link #install()}, a Jetty listener that wraps the server's request log just
- * before the server starts; the wrapper owns the original log's lifecycle.
+ * before the server starts; the wrapper owns the original log's lifecycle. It also makes
+ * logback-access quiet: at its start it checks the versions of its jars by their manifests, which
+ * the shaded jar replaces with Bothy's, and prints two warnings about a difference that does not
+ * exist (the build pins both artifacts through Dropwizard's BOM).
  */
 final class PathOnlyRequestLog extends ContainerLifeCycle implements RequestLog {
   private final RequestLog delegate;
@@ -42,7 +46,11 @@ final class PathOnlyRequestLog extends ContainerLifeCycle implements RequestLog 
         if (event instanceof Server server
             && server.getRequestLog() != null
             && !(server.getRequestLog() instanceof PathOnlyRequestLog)) {
-          server.setRequestLog(new PathOnlyRequestLog(server.getRequestLog()));
+          RequestLog original = server.getRequestLog();
+          if (original instanceof RequestLogImpl logback) {
+            logback.setQuiet(true);
+          }
+          server.setRequestLog(new PathOnlyRequestLog(original));
         }
       }
     };

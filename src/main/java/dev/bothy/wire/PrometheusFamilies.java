@@ -44,7 +44,8 @@ final class PrometheusFamilies {
    * @param name the Prometheus name, without {@code _total} for a counter
    * @param type how it is exported
    * @param help its HELP text
-   * @param scale the factor a histogram's values are multiplied by (1 unless scaled to seconds)
+   * @param scale the factor a gauge's or histogram's values are multiplied by (1 unless scaled to
+   *     seconds)
    */
   record Family(String name, Type type, String help, double scale) {}
 
@@ -78,7 +79,23 @@ final class PrometheusFamilies {
           new Rename(
               Pattern.compile("ch\\.qos\\.logback\\.core\\.Appender\\.(\\w+)"),
               "logback_appender_$1_events",
-              1));
+              1),
+          // Dropwizard's JVM metrics (registered by the jar's main): units in the name, times in
+          // seconds, and no gauge ending in _count, which the text format reserves for summaries.
+          new Rename(Pattern.compile("jvm\\.attribute\\.uptime"), "jvm_uptime_seconds", MILLIS),
+          new Rename(Pattern.compile("jvm\\.gc\\.(.+)\\.count"), "jvm_gc_$1_collections", 1),
+          new Rename(Pattern.compile("jvm\\.gc\\.(.+)\\.time"), "jvm_gc_$1_seconds", MILLIS),
+          new Rename(
+              Pattern.compile("jvm\\.memory\\.(.+)\\.(committed|init|max|used|used-after-gc)"),
+              "jvm_memory_$1_$2_bytes",
+              1),
+          new Rename(
+              Pattern.compile("jvm\\.buffers\\.(.+)\\.(capacity|used)"),
+              "jvm_buffers_$1_$2_bytes",
+              1),
+          new Rename(Pattern.compile("jvm\\.buffers\\.(.+)\\.count"), "jvm_buffers_$1_buffers", 1),
+          new Rename(Pattern.compile("jvm\\.threads\\.count"), "jvm_threads", 1),
+          new Rename(Pattern.compile("jvm\\.threads\\.(.+)\\.count"), "jvm_threads_$1", 1));
 
   /** The HELP text of Bothy's families and the pool's, by Prometheus name. */
   static final Map<String, String> HELP =
@@ -132,7 +149,8 @@ final class PrometheusFamilies {
   private static final Pattern NOT_NAME = Pattern.compile("[^a-zA-Z0-9_]");
   private static final Pattern LOWER_UPPER = Pattern.compile("([a-z0-9])([A-Z])");
   private static final Pattern UPPER_RUN = Pattern.compile("([A-Z]+)([A-Z][a-z])");
-  private static final List<String> RESERVED = List.of("_total", "_created", "_bucket", "_info");
+  private static final List<String> RESERVED =
+      List.of("_total", "_created", "_bucket", "_info", "_count", "_sum");
 
   private PrometheusFamilies() {}
 
@@ -149,7 +167,7 @@ final class PrometheusFamilies {
     for (Rename rename : RENAMES) {
       Matcher m = rename.dropwizard().matcher(dropwizard);
       if (m.matches()) {
-        name = m.replaceAll(rename.prometheus());
+        name = snakeCase(m.replaceAll(rename.prometheus()));
         scale = rename.scale();
         break;
       }
@@ -162,7 +180,8 @@ final class PrometheusFamilies {
     }
     for (String reserved : RESERVED) {
       if (name.endsWith(reserved)) {
-        // The client library refuses these endings, which the text format gives meanings.
+        // The client library and promtool refuse these endings, which the text format gives
+        // meanings (a counter's _total, a summary's _count and _sum).
         name = name + "_value";
       }
     }
@@ -171,7 +190,12 @@ final class PrometheusFamilies {
     return new Family(name, type, help, scale);
   }
 
-  /** Lower snake_case with only {@code [a-z0-9_]}, no doubled or trailing underscore. */
+  /**
+   * Lower snake_case with only {@code [a-z0-9_]}, no doubled or trailing underscore.
+   *
+   * @param dropwizard a Dropwizard name, or a Prometheus name with its parts still in camelCase
+   * @return the name in snake_case
+   */
   static String snakeCase(String dropwizard) {
     String s = NOT_NAME.matcher(dropwizard).replaceAll("_");
     s = UPPER_RUN.matcher(s).replaceAll("$1_$2");

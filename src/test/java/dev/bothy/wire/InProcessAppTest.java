@@ -148,51 +148,6 @@ class InProcessAppTest {
   }
 
   @Test
-  void the_consumer_gauges_show_a_cursor_behind_the_head() throws Exception {
-    assembly()
-        .unitOfWork()
-        .run(
-            () ->
-                assembly()
-                    .appender()
-                    .append(
-                        new dev.bothy.sync.EventDraft(
-                            "settings.updated",
-                            new dev.bothy.sync.ResourceRef("user", dev.bothy.kernel.Ids.newId()),
-                            java.util.Optional.empty(),
-                            new dev.bothy.sync.SettingsUpdated(List.of("locale")))));
-    long head = assembly().eventLog().head();
-    try (java.sql.Connection c = PG.owner().getConnection();
-        java.sql.Statement st = c.createStatement()) {
-      st.execute(
-          "INSERT INTO event_consumer_cursors (name, last_seq) VALUES ('push', "
-              + (head - 1)
-              + ")");
-    }
-    try {
-      String prometheus = "";
-      long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
-      while (!prometheus.contains("bothy_event_consumer_lag{") && System.nanoTime() < deadline) {
-        Thread.sleep(200);
-        prometheus = Http.get(app.getAdminPort(), "/prometheus").body();
-      }
-      assertThat(prometheus)
-          .contains("bothy_event_consumer_lag{bothy_consumer_name=\"push\"} 1.0")
-          .contains("bothy_event_consumer_pending_age_seconds{bothy_consumer_name=\"push\"}")
-          .as("no row, no series")
-          .doesNotContain("bothy_event_consumer_lag{bothy_consumer_name=\"webhooks\"}");
-      assertThat(assembly().sync().consumers().states())
-          .singleElement()
-          .satisfies(s -> assertThat(s.lag()).isEqualTo(1));
-    } finally {
-      try (java.sql.Connection c = PG.owner().getConnection();
-          java.sql.Statement st = c.createStatement()) {
-        st.execute("DELETE FROM event_consumer_cursors");
-      }
-    }
-  }
-
-  @Test
   void the_instance_record_is_loaded_at_start() {
     assertThat(assembly().instanceRecord().schemaVersion())
         .isEqualTo(dev.bothy.platform.pg.Migrator.SCHEMA_VERSION);

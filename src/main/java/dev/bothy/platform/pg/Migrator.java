@@ -17,6 +17,8 @@ import liquibase.database.Database;
 import liquibase.database.DatabaseFactory;
 import liquibase.database.jvm.JdbcConnection;
 import liquibase.resource.ClassLoaderResourceAccessor;
+import liquibase.ui.LoggerUIService;
+import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.SQLDialect;
 import org.jooq.Table;
@@ -85,12 +87,17 @@ public final class Migrator {
   /**
    * Applies every pending changeset; a database that is up to date is left untouched.
    *
+   * <p>Liquibase's messages go to its loggers, never to standard output: the caller logs one line
+   * with the returned count, and the default logging keeps Liquibase's own lines at WARN.
+   *
    * @param dataSource a data source of a role that may create roles and tables (a superuser in the
    *     embedded default and in tests)
+   * @return how many changesets this call applied, 0 for a database that was up to date
    * @throws BothyException {@code unavailable} when the database cannot be reached or a changeset
    *     fails; Liquibase's own transaction handling leaves no half-applied changeset
    */
-  public static void migrate(DataSource dataSource) {
+  public static int migrate(DataSource dataSource) {
+    int before = appliedChangesets(dataSource);
     try (Connection connection = dataSource.getConnection()) {
       Database database =
           DatabaseFactory.getInstance()
@@ -99,6 +106,9 @@ public final class Migrator {
           Map.of(
               Scope.Attr.resourceAccessor.name(),
               new ClassLoaderResourceAccessor(Migrator.class.getClassLoader()),
+              // "Running Changeset: ..." and the summary go to the log, not to standard output.
+              Scope.Attr.ui.name(),
+              new LoggerUIService(),
               "liquibase.analytics.enabled",
               false),
           () ->
@@ -112,6 +122,23 @@ public final class Migrator {
       throw BothyException.unavailable("cannot connect to the database to migrate it", e);
     } catch (Exception e) {
       throw BothyException.unavailable("database migration failed: " + e.getMessage(), e);
+    }
+    return appliedChangesets(dataSource) - before;
+  }
+
+  /**
+   * Counts the changesets a database records, 0 before the first migration. Asks the catalog first,
+   * so a fresh database sees no failing statement (which its server would log as an ERROR).
+   */
+  private static int appliedChangesets(DataSource dataSource) {
+    try (Connection connection = dataSource.getConnection()) {
+      DSLContext db = DSL.using(connection, SQLDialect.POSTGRES);
+      if (db.meta().getTables(CHANGELOG_TABLE.getName()).isEmpty()) {
+        return 0;
+      }
+      return db.fetchCount(CHANGELOG_TABLE);
+    } catch (SQLException | DataAccessException e) {
+      throw BothyException.unavailable("cannot read the applied changesets", e);
     }
   }
 }
