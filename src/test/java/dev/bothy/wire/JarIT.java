@@ -34,6 +34,10 @@ class JarIT {
       assertThat(health.body()).contains("\"healthy\":true").doesNotContain("\"healthy\":false");
       Http.Response prometheus = Http.get(admin, "/prometheus");
       assertThat(prometheus.status()).isEqualTo(200);
+      // The jar's main also registers the JVM metrics, which the in-process tests do not see.
+      assertThat(AdminPortTest.promtoolProblems(prometheus.body()))
+          .as("promtool check metrics on the jar's scrape")
+          .isEmpty();
       assertThat(prometheus.body())
           .contains("bothy_pool_active_connections")
           .contains("bothy_pool_total_connections")

@@ -3,6 +3,8 @@ package dev.bothy.platform.pg;
 import dev.bothy.kernel.BothyException;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -54,6 +56,8 @@ public final class Migrator {
   private static final Table<?> CHANGELOG_TABLE = DSL.table(DSL.name("databasechangelog"));
   private static final Field<String> CHANGESET_ID = DSL.field(DSL.name("id"), String.class);
   private static final Field<String> CHANGESET_AUTHOR = DSL.field(DSL.name("author"), String.class);
+  private static final Field<Integer> CHANGESET_ORDER =
+      DSL.field(DSL.name("orderexecuted"), Integer.class);
   private static final Pattern LEADING_NUMBER = Pattern.compile("^[0-9]+");
 
   private Migrator() {}
@@ -92,12 +96,13 @@ public final class Migrator {
    *
    * @param dataSource a data source of a role that may create roles and tables (a superuser in the
    *     embedded default and in tests)
-   * @return how many changesets this call applied, 0 for a database that was up to date
+   * @return the ids of the changesets this call applied, in the order they ran; empty for a
+   *     database that was up to date
    * @throws BothyException {@code unavailable} when the database cannot be reached or a changeset
    *     fails; Liquibase's own transaction handling leaves no half-applied changeset
    */
-  public static int migrate(DataSource dataSource) {
-    int before = appliedChangesets(dataSource);
+  public static List<String> migrate(DataSource dataSource) {
+    List<String> before = appliedChangesets(dataSource);
     try (Connection connection = dataSource.getConnection()) {
       Database database =
           DatabaseFactory.getInstance()
@@ -123,20 +128,26 @@ public final class Migrator {
     } catch (Exception e) {
       throw BothyException.unavailable("database migration failed: " + e.getMessage(), e);
     }
-    return appliedChangesets(dataSource) - before;
+    List<String> applied = new ArrayList<>(appliedChangesets(dataSource));
+    applied.removeAll(before);
+    return List.copyOf(applied);
   }
 
   /**
-   * Counts the changesets a database records, 0 before the first migration. Asks the catalog first,
-   * so a fresh database sees no failing statement (which its server would log as an ERROR).
+   * The ids of the changesets a database records, in the order they ran; empty before the first
+   * migration. Asks the catalog first, so a fresh database sees no failing statement (which its
+   * server would log as an ERROR).
    */
-  private static int appliedChangesets(DataSource dataSource) {
+  private static List<String> appliedChangesets(DataSource dataSource) {
     try (Connection connection = dataSource.getConnection()) {
       DSLContext db = DSL.using(connection, SQLDialect.POSTGRES);
       if (db.meta().getTables(CHANGELOG_TABLE.getName()).isEmpty()) {
-        return 0;
+        return List.of();
       }
-      return db.fetchCount(CHANGELOG_TABLE);
+      return db.select(CHANGESET_ID)
+          .from(CHANGELOG_TABLE)
+          .orderBy(CHANGESET_ORDER)
+          .fetch(CHANGESET_ID);
     } catch (SQLException | DataAccessException e) {
       throw BothyException.unavailable("cannot read the applied changesets", e);
     }
