@@ -168,7 +168,9 @@ class JarIT {
         .doesNotContain("@@@@@@@@@@")
         .doesNotContain("Running Changeset")
         .doesNotContain("databasechangeloglock")
-        .doesNotContain("|-INFO in");
+        .doesNotContain("|-INFO in")
+        .as("no list of tasks that answer 404")
+        .doesNotContain("/tasks/log-level");
   }
 
   @Test
