@@ -18,6 +18,14 @@ public interface Consumers {
   void register(ConsumerName name, ConsumerHandler handler);
 
   /**
+   * Returns the consumers registered so far, in registration order: the names the lag gauges report
+   * on, in every role.
+   *
+   * @return the names
+   */
+  List<ConsumerName> registered();
+
+  /**
    * Reads where every consumer with a cursor row stands, in one unit of work.
    *
    * @return one state per row, by name

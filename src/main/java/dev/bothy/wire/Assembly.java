@@ -104,7 +104,6 @@ final class Assembly {
       logMetrics.registerGauges(sync.eventLog());
       JobRuntimeMetrics.registerGauges(
           environment.metrics(), jobs.admin(), config.jobs().queues().keySet());
-      ConsumerMetrics.register(environment.metrics(), sync.consumers(), clock);
 
       Duration connectionTimeout = config.database().connectionTimeout().toJavaDuration();
       readiness.register("database", () -> PgProbe.answers(dataSource, connectionTimeout));
@@ -163,6 +162,8 @@ final class Assembly {
       // the start with the lifecycle never started and never stopped: stop it here.
       environment.lifecycle().addEventListener(LifecycleManaged.onFailure(lifecycle::stop));
       AdminEndpoints.register(environment, role, readiness);
+      AdminPort.disableTasks(environment);
+      environment.lifecycle().addEventListener(PathOnlyRequestLog.install());
     } catch (RuntimeException e) {
       // Nothing else will stop the pool (and an embedded server) of a process that never started.
       dataSource.stop();

@@ -84,6 +84,10 @@ public final class BothyApplication extends Application<BothyConfiguration> {
     // The default log format shows bothy.role; the role commands set it in the logger context,
     // the other commands (db, check) fall back to this system property.
     System.getProperties().putIfAbsent("bothy.role", "cli");
+    // jOOQ prints a banner and a "tip of the day" at its first query; a newcomer reads them as
+    // noise or worse. Set before any command can run a query; a -D on the command line wins.
+    System.getProperties().putIfAbsent("org.jooq.no-logo", "true");
+    System.getProperties().putIfAbsent("org.jooq.no-tips", "true");
     bootstrap.setConfigurationFactoryFactory(new SecretSafeConfigurationFactoryFactory<>());
     bootstrap.setConfigurationSourceProvider(
         new SubstitutingSourceProvider(
@@ -106,6 +110,8 @@ public final class BothyApplication extends Application<BothyConfiguration> {
   public void run(BothyConfiguration configuration, Environment environment) {
     assembly = Assembly.build(configuration, environment, ProcessExit.system(), clock);
     extension.accept(assembly);
+    // After the extension, so the lag gauges cover every registered consumer and only those.
+    ConsumerMetrics.register(environment.metrics(), assembly.sync().consumers(), clock);
   }
 
   /**

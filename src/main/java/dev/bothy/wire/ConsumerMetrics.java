@@ -26,9 +26,10 @@ import java.util.concurrent.TimeUnit;
  *       BothyEventConsumerLag compares it with {@code consumer.pendingAlertAfter}).
  * </ul>
  *
- * <p>One read of the states serves both gauges for a second; it runs in a unit of work bounded by
- * {@code database.statementTimeout}. On an error, or for a consumer without a cursor row, the
- * series is absent (never blocking, never a made-up zero).
+ * <p>Only registered consumers have gauges, so {@code /metrics} shows no gauge without a value for
+ * a consumer this build does not run. One read of the states serves both gauges for a second; it
+ * runs in a unit of work bounded by {@code database.statementTimeout}. On an error, or for a
+ * consumer without a cursor row, the series is absent (never blocking, never a made-up zero).
  */
 final class ConsumerMetrics {
   static final String LAG = "bothy.event.consumer.lag";
@@ -54,7 +55,7 @@ final class ConsumerMetrics {
             }
           }
         };
-    for (ConsumerName name : ConsumerName.names()) {
+    for (ConsumerName name : consumers.registered()) {
       registry.register(
           LabelledDropwizardExports.name(LAG, LABEL, name.value()),
           (Gauge<Long>)

@@ -15,6 +15,7 @@ import io.dropwizard.db.ManagedDataSource;
 import io.dropwizard.db.PooledDataSourceFactory;
 import io.dropwizard.util.Duration;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -214,7 +215,12 @@ public final class HikariDataSourceFactory implements PooledDataSourceFactory {
             embedded.startupWait().toJavaDuration(),
             exitGrace);
     try {
-      Migrator.migrate(server.superuserDataSource());
+      List<String> applied = Migrator.migrate(server.superuserDataSource());
+      // One line instead of Liquibase's lines per changeset, which a newcomer reads as noise.
+      LOG.info(
+          "embedded database migrated: schema_version={} changesets_applied={}",
+          Migrator.SCHEMA_VERSION,
+          applied);
       MigrationRecorder.record(server.superuserDataSource(), config.txSettings());
     } catch (RuntimeException e) {
       server.close();

@@ -3,8 +3,8 @@ package dev.bothy.wire;
 import com.codahale.metrics.Counter;
 import com.codahale.metrics.Gauge;
 import com.codahale.metrics.Histogram;
+import com.codahale.metrics.Meter;
 import com.codahale.metrics.Metric;
-import com.codahale.metrics.MetricFilter;
 import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.Snapshot;
 import com.codahale.metrics.Timer;
@@ -12,7 +12,6 @@ import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.prometheus.metrics.model.snapshots.Labels;
-import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import io.prometheus.metrics.model.snapshots.Quantile;
 import io.prometheus.metrics.model.snapshots.Quantiles;
@@ -25,24 +24,26 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Exports the labelled Dropwizard metrics as Prometheus metric families: every Dropwizard metric
- * named {@code base{label=value,label=value}} joins the family {@code base} (dots become
- * underscores) with those labels. The Dropwizard bridge exports each Dropwizard metric as a family
- * of its own and refuses two of one name, so labelled series (jobs by queue and state, work by
- * kind, consumer lag by consumer) need this; {@link #UNLABELLED} keeps them out of the bridge.
+ * Exports the whole Dropwizard registry as Prometheus metric families that pass {@code promtool
+ * check metrics}: every family has a snake_case name with its unit and a HELP line ({@link
+ * PrometheusFamilies} says which).
  *
- * <p>Gauges with a {@link Number} value become gauges (a null value is left out: unknown), counters
- * become counters ({@code _total}), timers become summaries in seconds and histograms summaries in
- * their own unit, with the quantiles the bridge uses.
+ * <p>A Dropwizard metric named {@code base{label=value,label=value}} joins the family of {@code
+ * base} with those labels, so labelled series (jobs by queue and state, work by kind, consumer lag
+ * by consumer) become one family; a metric without braces is a family of its own.
+ *
+ * <p>Gauges with a {@link Number} or {@link Boolean} value become gauges (a null value is left out:
+ * unknown; a family left with no series is not exported). Bothy's counters become counters ({@code
+ * _total}); other libraries' Dropwizard counters go up and down (active requests, running threads)
+ * and become gauges. Meters become counters of their count. Timers become summaries in seconds,
+ * histograms summaries in their own unit (or in seconds where {@link PrometheusFamilies} scales
+ * them), with quantiles 0.5, 0.75, 0.95, 0.98, 0.99 and 0.999 and a count.
  *
  * <p>Example: {@code registry.counter(LabelledDropwizardExports.name("bothy.jobs.failures",
  * "bothy_job_kind", "sync.partition_maintenance"))} is exported as {@code
  * bothy_jobs_failures_total{bothy_job_kind="sync.partition_maintenance"}}.
  */
 final class LabelledDropwizardExports implements MultiCollector {
-  /** Lets the bridge export only the metrics without labels. */
-  static final MetricFilter UNLABELLED = (name, metric) -> name.indexOf('{') < 0;
-
   private static final double[] QUANTILES = {0.5, 0.75, 0.95, 0.98, 0.99, 0.999};
 
   private final MetricRegistry registry;
@@ -81,14 +82,19 @@ final class LabelledDropwizardExports implements MultiCollector {
       String name = e.getKey();
       int open = name.indexOf('{');
       if (open < 0 || !name.endsWith("}")) {
-        continue;
+        families
+            .computeIfAbsent(name, k -> new ArrayList<>())
+            .add(Map.entry(Labels.EMPTY, e.getValue()));
+      } else {
+        families
+            .computeIfAbsent(name.substring(0, open), k -> new ArrayList<>())
+            .add(Map.entry(labels(name.substring(open + 1, name.length() - 1)), e.getValue()));
       }
-      families
-          .computeIfAbsent(name.substring(0, open), k -> new ArrayList<>())
-          .add(Map.entry(labels(name.substring(open + 1, name.length() - 1)), e.getValue()));
     }
     MetricSnapshots.Builder out = MetricSnapshots.builder();
-    families.forEach((base, series) -> snapshot(prometheusName(base), series, out));
+    families.forEach(
+        (base, series) ->
+            snapshot(PrometheusFamilies.of(base, series.get(0).getValue()), series, out));
     return out.build();
   }
 
@@ -101,56 +107,88 @@ final class LabelledDropwizardExports implements MultiCollector {
     return Labels.of(new ArrayList<>(byName.keySet()), new ArrayList<>(byName.values()));
   }
 
-  private static String prometheusName(String base) {
-    return base.replaceAll("[^a-zA-Z0-9_:]", "_");
-  }
-
   private static void snapshot(
-      String name, List<Map.Entry<Labels, Metric>> series, MetricSnapshots.Builder out) {
-    Metric first = series.get(0).getValue();
-    MetricSnapshot snapshot;
-    if (first instanceof Gauge) {
-      GaugeSnapshot.Builder g = GaugeSnapshot.builder().name(name);
-      for (Map.Entry<Labels, Metric> s : series) {
-        if (s.getValue() instanceof Gauge<?> gauge && gauge.getValue() instanceof Number n) {
-          g.dataPoint(
-              GaugeSnapshot.GaugeDataPointSnapshot.builder()
-                  .labels(s.getKey())
-                  .value(n.doubleValue())
-                  .build());
+      PrometheusFamilies.Family family,
+      List<Map.Entry<Labels, Metric>> series,
+      MetricSnapshots.Builder out) {
+    switch (family.type()) {
+      case GAUGE -> {
+        GaugeSnapshot.Builder g = GaugeSnapshot.builder().name(family.name()).help(family.help());
+        boolean any = false;
+        for (Map.Entry<Labels, Metric> s : series) {
+          Double value = gaugeValue(s.getValue());
+          if (value != null) {
+            any = true;
+            g.dataPoint(
+                GaugeSnapshot.GaugeDataPointSnapshot.builder()
+                    .labels(s.getKey())
+                    .value(value * family.scale())
+                    .build());
+          }
+        }
+        if (any) {
+          out.metricSnapshot(g.build());
         }
       }
-      snapshot = g.build();
-    } else if (first instanceof Counter) {
-      CounterSnapshot.Builder c = CounterSnapshot.builder().name(name);
-      for (Map.Entry<Labels, Metric> s : series) {
-        if (s.getValue() instanceof Counter counter) {
+      case COUNTER -> {
+        CounterSnapshot.Builder c =
+            CounterSnapshot.builder().name(family.name()).help(family.help());
+        for (Map.Entry<Labels, Metric> s : series) {
           c.dataPoint(
               CounterSnapshot.CounterDataPointSnapshot.builder()
                   .labels(s.getKey())
-                  .value(counter.getCount())
+                  .value(count(s.getValue()))
                   .build());
         }
+        out.metricSnapshot(c.build());
       }
-      snapshot = c.build();
-    } else {
-      SummarySnapshot.Builder summary = SummarySnapshot.builder().name(name);
-      for (Map.Entry<Labels, Metric> s : series) {
-        if (s.getValue() instanceof Timer timer) {
-          summary.dataPoint(
-              summaryPoint(
-                  s.getKey(),
-                  timer.getCount(),
-                  timer.getSnapshot(),
-                  1.0 / TimeUnit.SECONDS.toNanos(1)));
-        } else if (s.getValue() instanceof Histogram histogram) {
-          summary.dataPoint(
-              summaryPoint(s.getKey(), histogram.getCount(), histogram.getSnapshot(), 1.0));
+      case SUMMARY -> {
+        SummarySnapshot.Builder summary =
+            SummarySnapshot.builder().name(family.name()).help(family.help());
+        for (Map.Entry<Labels, Metric> s : series) {
+          if (s.getValue() instanceof Timer timer) {
+            summary.dataPoint(
+                summaryPoint(
+                    s.getKey(),
+                    timer.getCount(),
+                    timer.getSnapshot(),
+                    1.0 / TimeUnit.SECONDS.toNanos(1)));
+          } else if (s.getValue() instanceof Histogram histogram) {
+            summary.dataPoint(
+                summaryPoint(
+                    s.getKey(), histogram.getCount(), histogram.getSnapshot(), family.scale()));
+          }
         }
+        out.metricSnapshot(summary.build());
       }
-      snapshot = summary.build();
     }
-    out.metricSnapshot(snapshot);
+  }
+
+  /** A gauge's value, a counter's count where a counter goes both ways, or null when unknown. */
+  private static Double gaugeValue(Metric metric) {
+    if (metric instanceof Counter counter) {
+      return (double) counter.getCount();
+    }
+    if (metric instanceof Gauge<?> gauge) {
+      Object value = gauge.getValue();
+      if (value instanceof Number n) {
+        return n.doubleValue();
+      }
+      if (value instanceof Boolean b) {
+        return b ? 1.0 : 0.0;
+      }
+    }
+    return null;
+  }
+
+  private static double count(Metric metric) {
+    if (metric instanceof Counter counter) {
+      return counter.getCount();
+    }
+    if (metric instanceof Meter meter) {
+      return meter.getCount();
+    }
+    return 0;
   }
 
   private static SummarySnapshot.SummaryDataPointSnapshot summaryPoint(

@@ -5,7 +5,6 @@ import dev.bothy.platform.lifecycle.Role;
 import dev.bothy.wire.config.BothyConfiguration;
 import io.dropwizard.core.Application;
 import io.dropwizard.core.cli.ServerCommand;
-import io.dropwizard.core.server.AbstractServerFactory;
 import io.dropwizard.core.server.DefaultServerFactory;
 import io.dropwizard.core.setup.Bootstrap;
 import java.util.List;
@@ -16,7 +15,8 @@ import org.slf4j.LoggerFactory;
  * The commands {@code api}, {@code worker} and {@code all}: Dropwizard's server command with a
  * role. The role goes into the configuration (components ask it what to start) and into the logger
  * context ({@code bothy.role}, shown by the default log format); {@code worker} drops the
- * application connectors, so it opens the admin port only.
+ * application connectors, so it opens the admin port only. Every role needs {@code server.type:
+ * default} and binds an admin connector without {@code bindHost} to loopback ({@link AdminPort}).
  */
 final class RoleCommand extends ServerCommand<BothyConfiguration> {
   private final Role role;
@@ -33,18 +33,19 @@ final class RoleCommand extends ServerCommand<BothyConfiguration> {
     config.assignRole(role);
     // Logging is configured by now; a property survives until the next logging reset.
     ((LoggerContext) LoggerFactory.getILoggerFactory()).putProperty("bothy.role", role.code());
-    if (role.servesApi() && config.getServerFactory() instanceof AbstractServerFactory server) {
+    if (!(config.getServerFactory() instanceof DefaultServerFactory server)) {
+      throw new IllegalArgumentException(
+          "server.type must be default: the simple server serves the admin endpoints on the"
+              + " application connector");
+    }
+    if (role.servesApi()) {
       // The API writes every error as application/problem+json through its own mapper;
       // Dropwizard's default mappers would compete with it for the same exception types.
       server.setRegisterDefaultExceptionMappers(false);
-    }
-    if (!role.servesApi()) {
-      if (!(config.getServerFactory() instanceof DefaultServerFactory server)) {
-        throw new IllegalArgumentException(
-            "server.type must be default for the worker role: it serves the admin port only");
-      }
+    } else {
       server.setApplicationConnectors(List.of());
     }
+    AdminPort.bindLoopbackByDefault(server);
     super.run(bootstrap, namespace, config);
   }
 }

@@ -88,6 +88,36 @@ class OpenApiDocumentTest {
     return path.replaceAll("/+", "/");
   }
 
+  /**
+   * The points of Redocly's recommended rules that the document broke ({@code .ci/run} lints the
+   * whole document with them): servers, security on every operation (an empty list for the public
+   * document), a 4XX answer on every operation, and examples that fit their schema.
+   */
+  @Test
+  void the_document_has_servers_security_everywhere_and_a_payload_example_that_fits()
+      throws Exception {
+    JsonNode doc = new ObjectMapper().readTree(ApiModule.openApiDocument());
+
+    assertThat(doc.path("servers").isArray()).as("servers").isTrue();
+    assertThat(doc.path("servers")).isNotEmpty();
+    JsonNode document = doc.path("paths").path("/openapi.json").path("get");
+    assertThat(document.path("security").isArray()).as("security of /openapi.json").isTrue();
+    assertThat(document.path("security")).as("public: no requirement").isEmpty();
+    assertThat(document.path("responses").path("406").isMissingNode()).isFalse();
+
+    JsonNode payload =
+        doc.path("components")
+            .path("schemas")
+            .path("EventInput")
+            .path("properties")
+            .path("payload");
+    assertThat(payload.path("type").asText()).isEqualTo("object");
+    assertThat(payload.path("example").path("changedKeys").isArray()).isTrue();
+    assertThat(payload.path("additionalProperties").isObject())
+        .as("a payload value may be any JSON, not only an object: %s", payload)
+        .isFalse();
+  }
+
   @Test
   void the_checked_in_document_is_current() throws Exception {
     String current = ApiModule.openApiDocument();

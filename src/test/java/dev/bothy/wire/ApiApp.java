@@ -62,8 +62,20 @@ public final class ApiApp implements AutoCloseable {
   /** The application log file in the configuration's directory: every line, debug included. */
   public static final String APPLICATION_LOG = "bothy.log";
 
-  /** The request log file in the configuration's directory. */
+  /** The request log file in the configuration's directory, in Dropwizard's default format. */
   public static final String REQUEST_LOG = "requests.log";
+
+  /**
+   * A second request log file in the configuration's directory, in a format that asks for every
+   * place a query string or a header could show: the request line, the query, the URL, two query
+   * parameters and the Authorization header.
+   */
+  public static final String REQUEST_LOG_EVERY_FIELD = "requests-every-field.log";
+
+  /** The format of {@link #REQUEST_LOG_EVERY_FIELD}. */
+  public static final String EVERY_FIELD_FORMAT =
+      "%h \"%r\" path=%U query=%q url=%requestURL token=%reqParameter{token}"
+          + " access_token=%reqParameter{access_token} auth=%i{Authorization} %s";
 
   /**
    * The sync limits of the API tests: a payload limit a test can exceed in one request, and a
@@ -162,6 +174,10 @@ public final class ApiApp implements AutoCloseable {
             + "  adminConnectors:\n    - type: http\n      port: 0\n"
             + "  requestLog:\n    appenders:\n"
             + fileAppender(dir.resolve(REQUEST_LOG))
+            + fileAppender(dir.resolve(REQUEST_LOG_EVERY_FIELD))
+            + "      logFormat: '"
+            + EVERY_FIELD_FORMAT
+            + "'\n"
             + "logging:\n  level: INFO\n  loggers:\n    dev.bothy: DEBUG\n  appenders:\n"
             + "    - type: console\n"
             + fileAppender(dir.resolve(APPLICATION_LOG))
@@ -418,6 +434,18 @@ public final class ApiApp implements AutoCloseable {
       Thread.sleep(20);
     }
     assertThat(openStreams()).as("open streams").isZero();
+  }
+
+  /**
+   * Reads a log file the application writes in the configuration's directory.
+   *
+   * @param file {@link #APPLICATION_LOG}, {@link #REQUEST_LOG} or {@link #REQUEST_LOG_EVERY_FIELD}
+   * @return its lines so far
+   * @throws IOException when it cannot be read
+   */
+  public List<String> logLines(String file) throws IOException {
+    Path path = dir.resolve(file);
+    return Files.exists(path) ? Files.readAllLines(path, StandardCharsets.UTF_8) : List.of();
   }
 
   /** Stops the application. */

@@ -20,10 +20,17 @@ class ConsumerMetricsTest {
   private static final Instant NOW = Instant.parse("2026-03-01T12:00:00Z");
 
   private final AtomicReference<Object> states = new AtomicReference<>(List.of());
+  private final AtomicReference<List<ConsumerName>> registered =
+      new AtomicReference<>(List.of(ConsumerName.WEBHOOKS, ConsumerName.PUSH));
   private final Consumers consumers =
       new Consumers() {
         @Override
         public void register(ConsumerName name, ConsumerHandler handler) {}
+
+        @Override
+        public List<ConsumerName> registered() {
+          return registered.get();
+        }
 
         @SuppressWarnings("unchecked")
         @Override
@@ -75,5 +82,20 @@ class ConsumerMetricsTest {
     states.set(List.of());
     ConsumerMetrics.register(other, consumers, new SettableClock(NOW.plus(Duration.ofDays(1))));
     assertThat(gauge(other, ConsumerMetrics.LAG, ConsumerName.WEBHOOKS)).isNull();
+  }
+
+  @Test
+  void a_consumer_that_is_not_registered_has_no_gauge_even_with_a_cursor_row() {
+    registered.set(List.of(ConsumerName.PUSH));
+    states.set(
+        List.of(
+            new ConsumerState(ConsumerName.WEBHOOKS, 90, 100, Optional.empty(), NOW),
+            new ConsumerState(ConsumerName.PUSH, 95, 100, Optional.empty(), NOW)));
+    MetricRegistry registry = new MetricRegistry();
+    ConsumerMetrics.register(registry, consumers, new SettableClock(NOW));
+
+    assertThat(gauge(registry, ConsumerMetrics.LAG, ConsumerName.PUSH)).isEqualTo(5L);
+    assertThat(registry.getMetrics().keySet())
+        .noneMatch(name -> name.contains(ConsumerName.WEBHOOKS.value()));
   }
 }

@@ -101,7 +101,7 @@ class InProcessAppTest {
         .contains("bothy_event_log_head_seq")
         .contains("bothy_event_log_min_retained_seq")
         .contains("bothy_event_log_appended_events")
-        .contains("bothy_event_log_seq_lock_held");
+        .contains("bothy_event_log_seq_lock_held_seconds");
   }
 
   @Test
@@ -145,51 +145,6 @@ class InProcessAppTest {
         .contains("bothy_jobs_work_seconds_count{bothy_job_kind=\"sync.partition_maintenance\"} 1")
         .contains("bothy_jobs_fetch_seconds_count{bothy_queue=\"maintenance\"}")
         .contains("bothy_process_role{bothy_role=\"all\"} 1.0");
-  }
-
-  @Test
-  void the_consumer_gauges_show_a_cursor_behind_the_head() throws Exception {
-    assembly()
-        .unitOfWork()
-        .run(
-            () ->
-                assembly()
-                    .appender()
-                    .append(
-                        new dev.bothy.sync.EventDraft(
-                            "settings.updated",
-                            new dev.bothy.sync.ResourceRef("user", dev.bothy.kernel.Ids.newId()),
-                            java.util.Optional.empty(),
-                            new dev.bothy.sync.SettingsUpdated(List.of("locale")))));
-    long head = assembly().eventLog().head();
-    try (java.sql.Connection c = PG.owner().getConnection();
-        java.sql.Statement st = c.createStatement()) {
-      st.execute(
-          "INSERT INTO event_consumer_cursors (name, last_seq) VALUES ('push', "
-              + (head - 1)
-              + ")");
-    }
-    try {
-      String prometheus = "";
-      long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
-      while (!prometheus.contains("bothy_event_consumer_lag{") && System.nanoTime() < deadline) {
-        Thread.sleep(200);
-        prometheus = Http.get(app.getAdminPort(), "/prometheus").body();
-      }
-      assertThat(prometheus)
-          .contains("bothy_event_consumer_lag{bothy_consumer_name=\"push\"} 1.0")
-          .contains("bothy_event_consumer_pending_age_seconds{bothy_consumer_name=\"push\"}")
-          .as("no row, no series")
-          .doesNotContain("bothy_event_consumer_lag{bothy_consumer_name=\"webhooks\"}");
-      assertThat(assembly().sync().consumers().states())
-          .singleElement()
-          .satisfies(s -> assertThat(s.lag()).isEqualTo(1));
-    } finally {
-      try (java.sql.Connection c = PG.owner().getConnection();
-          java.sql.Statement st = c.createStatement()) {
-        st.execute("DELETE FROM event_consumer_cursors");
-      }
-    }
   }
 
   @Test

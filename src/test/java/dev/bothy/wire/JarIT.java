@@ -34,9 +34,13 @@ class JarIT {
       assertThat(health.body()).contains("\"healthy\":true").doesNotContain("\"healthy\":false");
       Http.Response prometheus = Http.get(admin, "/prometheus");
       assertThat(prometheus.status()).isEqualTo(200);
+      // The jar's main also registers the JVM metrics, which the in-process tests do not see.
+      assertThat(AdminPortTest.promtoolProblems(prometheus.body()))
+          .as("promtool check metrics on the jar's scrape")
+          .isEmpty();
       assertThat(prometheus.body())
-          .contains("bothy_pool_ActiveConnections")
-          .contains("bothy_pool_TotalConnections")
+          .contains("bothy_pool_active_connections")
+          .contains("bothy_pool_total_connections")
           .contains("bothy_process_role{bothy_role=\"all\"} 1.0");
       assertThat(Http.get(admin, "/readyz"))
           .isEqualTo(new Http.Response(200, "{\"status\":\"ready\"}"));
@@ -115,6 +119,58 @@ class JarIT {
       assertThat(result.output())
           .contains("is in use by another process (database.embedded.dataDirectory)");
     }
+  }
+
+  /**
+   * The README's tour as a newcomer runs it: a configuration file with a token, a fresh data
+   * directory. The start logs one warning, the one it means (the embedded server is for
+   * development), and no error, banner, tip, status dump of logback or line of each changeset.
+   */
+  @Test
+  void a_first_start_as_in_the_tour_logs_no_error_and_only_the_development_warning()
+      throws Exception {
+    int admin = Http.freePort();
+    Path config = dir.resolve("bothy.yml");
+    // The tour's file, with free ports instead of the defaults a parallel build may hold.
+    java.nio.file.Files.writeString(
+        config,
+        "server:\n  applicationConnectors:\n    - type: http\n      port: "
+            + Http.freePort()
+            + "\n  adminConnectors:\n    - type: http\n      port: "
+            + admin
+            + "\ndatabase:\n  embedded:\n    port: "
+            + Http.freePort()
+            + "\napi:\n  tokens:\n    - name: alex\n      sha256: "
+            + dev.bothy.api.domain.TokenHash.sha256Hex("alex-tour-token")
+            + "\n      scopes: [events:append, events:read, admin:read]\n");
+    ChildJvm.Result stopped;
+    try (ChildJvm all = ChildJvm.startJar(dir, List.of(), "all", config.toString())) {
+      ServerRolesTest.awaitReady(all, admin);
+      assertThat(Http.get(admin, "/metrics").body())
+          .as("no consumer is registered, so no consumer gauge")
+          .doesNotContain("bothy.event.consumer.lag")
+          .doesNotContain("\"value\":null");
+      stopped = all.terminate(Duration.ofSeconds(60));
+    }
+
+    List<String> lines = stopped.output().lines().toList();
+    assertThat(lines).as("the start ran").anyMatch(line -> line.contains("start step done"));
+    assertThat(lines).as("no error of any source").noneMatch(line -> line.contains("ERROR"));
+    assertThat(lines.stream().filter(line -> line.contains("WARN")))
+        .as("only the warning it means")
+        .singleElement()
+        .satisfies(
+            line ->
+                assertThat(line).contains("embedded PostgreSQL, which is for development only"));
+    assertThat(stopped.output())
+        .doesNotContain("Thank you for using jOOQ")
+        .doesNotContain("tip of the day")
+        .doesNotContain("@@@@@@@@@@")
+        .doesNotContain("Running Changeset")
+        .doesNotContain("databasechangeloglock")
+        .doesNotContain("|-INFO in")
+        .as("no list of tasks that answer 404")
+        .doesNotContain("/tasks/log-level");
   }
 
   @Test

@@ -33,7 +33,7 @@ class ObservabilityFilesTest {
    * install would start a Prometheus server; the binary alone is enough), so {@code mvn -B verify}
    * needs nothing installed beyond a JDK and Maven on a Debian machine.
    */
-  private static Path promtool() throws Exception {
+  static Path promtool() throws Exception {
     for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
       Path candidate = Path.of(dir, "promtool");
       if (Files.isExecutable(candidate)) {

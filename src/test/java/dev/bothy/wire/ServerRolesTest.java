@@ -116,9 +116,10 @@ class ServerRolesTest {
         java.sql.Statement st = c.createStatement()) {
       st.execute("INSERT INTO event_consumer_cursors (name, last_seq) VALUES ('webhooks', 0)");
     }
+    // The probe launcher registers a consumer on webhooks: the gauges cover registered consumers.
     try (ChildJvm api =
         ChildJvm.start(
-            BothyApplication.class.getName(), dir, List.of(), Map.of(), "api", config.toString())) {
+            ProbeWorker.class.getName(), dir, List.of(), Map.of(), "api", config.toString())) {
       awaitReady(api, admin);
       assertThat(Http.get(admin, "/prometheus").body())
           .contains("bothy_event_consumer_lag{bothy_consumer_name=\"webhooks\"}")

@@ -48,6 +48,9 @@ public final class Json {
       @Schema(nullable = true, format = "uuid") String actor,
       @Schema(
               requiredMode = Schema.RequiredMode.REQUIRED,
+              type = "object",
+              description = "The type's payload: its fields and their values, any JSON",
+              additionalProperties = Schema.AdditionalPropertiesValue.TRUE,
               example = "{\"changedKeys\":[\"locale\"]}")
           Map<String, Object> payload) {}
 

@@ -14,6 +14,7 @@ import io.swagger.v3.oas.models.media.Content;
 import io.swagger.v3.oas.models.media.MediaType;
 import io.swagger.v3.oas.models.media.Schema;
 import io.swagger.v3.oas.models.security.SecurityScheme;
+import io.swagger.v3.oas.models.servers.Server;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -47,7 +48,10 @@ public final class OpenApiResource {
   @Produces(jakarta.ws.rs.core.MediaType.APPLICATION_JSON)
   @Operation(
       summary = "This OpenAPI document",
-      responses = @ApiResponse(responseCode = "200", description = "The document"))
+      responses = {
+        @ApiResponse(responseCode = "200", description = "The document"),
+        @ApiResponse(responseCode = "406", ref = "#/components/responses/Problem")
+      })
   public String document() {
     return document;
   }
@@ -85,9 +89,19 @@ public final class OpenApiResource {
                     .description(
                         "Append events, read the log with the resync rule, follow it live, read"
                             + " the consumers' lag. See docs/api/README.md."))
+            .servers(
+                List.of(
+                    new Server()
+                        .url("/")
+                        .description(
+                            "The host and port that serve this document"
+                                + " (server.applicationConnectors)")))
             .components(components);
     Reader reader = new Reader(new SwaggerConfiguration().openAPI(base));
     OpenAPI api = reader.read(new LinkedHashSet<>(RESOURCES));
+    // Public on purpose (it holds no data): an empty list says so, where no list would say
+    // nothing and leave a reader guessing.
+    api.getPaths().get("/openapi.json").getGet().setSecurity(List.of());
     @SuppressWarnings("rawtypes")
     Map<String, Schema> problem = ModelConverters.getInstance().read(Json.Problem.class);
     problem.forEach(api.getComponents()::addSchemas);

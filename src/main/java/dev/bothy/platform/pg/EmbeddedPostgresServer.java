@@ -111,6 +111,11 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
               // Our own hook orders the stop after the owner's shutdown (see the class comment).
               .setRegisterShutdownHook(false)
               .setServerConfig("listen_addresses", "127.0.0.1")
+              // The server's output joins Bothy's log. A failing statement is the application's
+              // to report (with its SQLSTATE, never its text or values): the server logs LOG,
+              // FATAL and PANIC lines (start, stop, crashes), not ERROR lines or statements.
+              .setServerConfig("log_min_messages", "log")
+              .setServerConfig("log_min_error_statement", "panic")
               .start();
       LOG.info(
           "embedded PostgreSQL started: port={} data_directory={} elapsed_ms={}",

@@ -3,6 +3,8 @@ package dev.bothy.platform.pg;
 import dev.bothy.kernel.BothyException;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -17,6 +19,8 @@ import liquibase.database.Database;
 import liquibase.database.DatabaseFactory;
 import liquibase.database.jvm.JdbcConnection;
 import liquibase.resource.ClassLoaderResourceAccessor;
+import liquibase.ui.LoggerUIService;
+import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.SQLDialect;
 import org.jooq.Table;
@@ -52,6 +56,8 @@ public final class Migrator {
   private static final Table<?> CHANGELOG_TABLE = DSL.table(DSL.name("databasechangelog"));
   private static final Field<String> CHANGESET_ID = DSL.field(DSL.name("id"), String.class);
   private static final Field<String> CHANGESET_AUTHOR = DSL.field(DSL.name("author"), String.class);
+  private static final Field<Integer> CHANGESET_ORDER =
+      DSL.field(DSL.name("orderexecuted"), Integer.class);
   private static final Pattern LEADING_NUMBER = Pattern.compile("^[0-9]+");
 
   private Migrator() {}
@@ -85,12 +91,18 @@ public final class Migrator {
   /**
    * Applies every pending changeset; a database that is up to date is left untouched.
    *
+   * <p>Liquibase's messages go to its loggers, never to standard output: the caller logs one line
+   * with the returned count, and the default logging keeps Liquibase's own lines at WARN.
+   *
    * @param dataSource a data source of a role that may create roles and tables (a superuser in the
    *     embedded default and in tests)
+   * @return the ids of the changesets this call applied, in the order they ran; empty for a
+   *     database that was up to date
    * @throws BothyException {@code unavailable} when the database cannot be reached or a changeset
    *     fails; Liquibase's own transaction handling leaves no half-applied changeset
    */
-  public static void migrate(DataSource dataSource) {
+  public static List<String> migrate(DataSource dataSource) {
+    List<String> before = appliedChangesets(dataSource);
     try (Connection connection = dataSource.getConnection()) {
       Database database =
           DatabaseFactory.getInstance()
@@ -99,6 +111,9 @@ public final class Migrator {
           Map.of(
               Scope.Attr.resourceAccessor.name(),
               new ClassLoaderResourceAccessor(Migrator.class.getClassLoader()),
+              // "Running Changeset: ..." and the summary go to the log, not to standard output.
+              Scope.Attr.ui.name(),
+              new LoggerUIService(),
               "liquibase.analytics.enabled",
               false),
           () ->
@@ -112,6 +127,29 @@ public final class Migrator {
       throw BothyException.unavailable("cannot connect to the database to migrate it", e);
     } catch (Exception e) {
       throw BothyException.unavailable("database migration failed: " + e.getMessage(), e);
+    }
+    List<String> applied = new ArrayList<>(appliedChangesets(dataSource));
+    applied.removeAll(before);
+    return List.copyOf(applied);
+  }
+
+  /**
+   * The ids of the changesets a database records, in the order they ran; empty before the first
+   * migration. Asks the catalog first, so a fresh database sees no failing statement (which its
+   * server would log as an ERROR).
+   */
+  private static List<String> appliedChangesets(DataSource dataSource) {
+    try (Connection connection = dataSource.getConnection()) {
+      DSLContext db = DSL.using(connection, SQLDialect.POSTGRES);
+      if (db.meta().getTables(CHANGELOG_TABLE.getName()).isEmpty()) {
+        return List.of();
+      }
+      return db.select(CHANGESET_ID)
+          .from(CHANGELOG_TABLE)
+          .orderBy(CHANGESET_ORDER)
+          .fetch(CHANGESET_ID);
+    } catch (SQLException | DataAccessException e) {
+      throw BothyException.unavailable("cannot read the applied changesets", e);
     }
   }
 }

@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
  * follow commit order. The rows are encoded before the hook waits for its turn; after the lock it
  * sends one statement, the insert with the {@code pg_notify}, then the unit commits: that window is
  * the serialization point of the whole system (DESIGN.md section 11), and {@code
- * bothy_event_log_seq_lock_held} measures it. A unit with no events takes no lock.
+ * bothy_event_log_seq_lock_held_seconds} measures it. A unit with no events takes no lock.
  */
 public final class AppendHook implements PhaseHook {
   /** The hook's registration name. */

@@ -3,13 +3,17 @@ package dev.bothy.wire.config;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import dev.bothy.platform.lifecycle.Role;
 import io.dropwizard.core.Configuration;
 import io.dropwizard.logging.common.ConsoleAppenderFactory;
 import io.dropwizard.logging.common.DefaultLoggingFactory;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The whole configuration of a Bothy process: Dropwizard's {@code server}, {@code logging} and
@@ -27,6 +31,14 @@ public class BothyConfiguration extends Configuration {
    */
   public static final String DEFAULT_LOG_FORMAT =
       "%-5p [%d{ISO8601,UTC}] [%property{bothy.role}] %c: %m%n%rEx";
+
+  /**
+   * The loggers the default configuration sets to WARN: Liquibase, which logs a line per step of a
+   * migration (Bothy logs one summary line), and Dropwizard's admin environment, whose INFO line
+   * lists the tasks Bothy turns off.
+   */
+  public static final List<String> QUIET_LOGGERS =
+      List.of("io.dropwizard.core.setup.AdminEnvironment", "liquibase");
 
   @Valid @NotNull @JsonProperty private DatabaseConfig database = new DatabaseConfig();
 
@@ -51,6 +63,9 @@ public class BothyConfiguration extends Configuration {
       ConsoleAppenderFactory<ILoggingEvent> console = new ConsoleAppenderFactory<>();
       console.setLogFormat(DEFAULT_LOG_FORMAT);
       logging.setAppenders(List.of(console));
+      Map<String, JsonNode> quiet = new LinkedHashMap<>();
+      QUIET_LOGGERS.forEach(name -> quiet.put(name, TextNode.valueOf("WARN")));
+      logging.setLoggers(quiet);
     }
   }
 

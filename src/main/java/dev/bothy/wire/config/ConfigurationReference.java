@@ -50,12 +50,20 @@ public final class ConfigurationReference {
     out.append("\n## Dropwizard sections\n\n")
         .append("`server`, `logging` and `metrics` are Dropwizard's own; see the Dropwizard\n")
         .append("configuration reference (https://www.dropwizard.io/en/stable/manual/")
-        .append("configuration.html). Bothy's defaults differ in two places:\n\n")
+        .append("configuration.html). Bothy's defaults differ in these places:\n\n")
         .append("- `logging`: the console format is `")
         .append(BothyConfiguration.DEFAULT_LOG_FORMAT)
-        .append("`, which shows the role of the process.\n")
-        .append("- `server`: the `worker` role drops `server.applicationConnectors` and serves")
-        .append(" the admin port only; it needs `server.type: default`.\n");
+        .append("`, which shows the role of the process; the loggers `")
+        .append(String.join("` and `", BothyConfiguration.QUIET_LOGGERS))
+        .append("` are at WARN. A file with its own `logging` section replaces both.\n")
+        .append("- `server`: every role needs `server.type: default`; the `worker` role drops")
+        .append(" `server.applicationConnectors` and serves the admin port only.\n")
+        .append("- `server.adminConnectors`: a connector without `bindHost` binds 127.0.0.1, in")
+        .append(" the default and in a file that lists its own connectors; set `bindHost` to")
+        .append(" expose the port (it has no authentication).\n")
+        .append("- The admin port's tasks (`/tasks/log-level`, `/tasks/gc`) answer 404.\n")
+        .append("- `server.requestLog`: every format sees a request's path without its query")
+        .append(" string and without its Authorization header.\n");
     return out.toString();
   }
 

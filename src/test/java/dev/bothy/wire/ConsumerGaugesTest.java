@@ -1,0 +1,115 @@
+package dev.bothy.wire;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.bothy.platform.lifecycle.Role;
+import dev.bothy.sync.ConsumerName;
+import dev.bothy.testing.Http;
+import dev.bothy.testing.PgExtension;
+import dev.bothy.wire.config.BothyConfiguration;
+import io.dropwizard.core.Application;
+import io.dropwizard.testing.ConfigOverride;
+import io.dropwizard.testing.DropwizardTestSupport;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The consumer gauges where they matter most: an {@code api} process, which runs no consumer but
+ * reports what a missing worker leaves undone. {@code push} is registered (its handler never runs
+ * in this role); {@code webhooks} is not, so it has no gauge at all, not even one without a value.
+ */
+class ConsumerGaugesTest {
+  @RegisterExtension static final PgExtension PG = new PgExtension();
+
+  private static DropwizardTestSupport<BothyConfiguration> app;
+
+  @BeforeAll
+  static void start() throws Exception {
+    app =
+        new DropwizardTestSupport<>(
+            BothyApplication.class,
+            (String) null,
+            (String) null,
+            application -> new RoleCommand(application, Role.API, "test"),
+            ConfigOverride.config("database.url", PG::jdbcUrl),
+            ConfigOverride.config("server.applicationConnectors[0].port", "0"),
+            ConfigOverride.config("server.adminConnectors[0].port", "0")) {
+          @Override
+          public Application<BothyConfiguration> newApplication() {
+            return new BothyApplication(
+                assembly -> assembly.sync().registerConsumer(ConsumerName.PUSH, event -> {}));
+          }
+        };
+    app.before();
+  }
+
+  @AfterAll
+  static void stop() {
+    if (app != null) {
+      app.after();
+    }
+  }
+
+  private static Assembly assembly() {
+    BothyApplication application = app.getApplication();
+    return application.assembly();
+  }
+
+  @Test
+  void metrics_json_shows_gauges_of_registered_consumers_only() throws Exception {
+    String json = Http.get(app.getAdminPort(), "/metrics").body();
+    assertThat(json)
+        .contains("bothy.event.consumer.lag{bothy_consumer_name=push}")
+        .doesNotContain("bothy_consumer_name=webhooks");
+    assertThat(assembly().sync().consumers().registered()).isEqualTo(List.of(ConsumerName.PUSH));
+  }
+
+  @Test
+  void the_consumer_gauges_show_a_cursor_behind_the_head_and_only_for_registered_consumers()
+      throws Exception {
+    assembly()
+        .unitOfWork()
+        .run(
+            () ->
+                assembly()
+                    .appender()
+                    .append(
+                        new dev.bothy.sync.EventDraft(
+                            "settings.updated",
+                            new dev.bothy.sync.ResourceRef("user", dev.bothy.kernel.Ids.newId()),
+                            java.util.Optional.empty(),
+                            new dev.bothy.sync.SettingsUpdated(List.of("locale")))));
+    long head = assembly().eventLog().head();
+    try (java.sql.Connection c = PG.owner().getConnection();
+        java.sql.Statement st = c.createStatement()) {
+      st.execute(
+          "INSERT INTO event_consumer_cursors (name, last_seq) VALUES ('push', "
+              + (head - 1)
+              + ")");
+    }
+    try {
+      String prometheus = "";
+      long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+      while (!prometheus.contains("bothy_event_consumer_lag{") && System.nanoTime() < deadline) {
+        Thread.sleep(200);
+        prometheus = Http.get(app.getAdminPort(), "/prometheus").body();
+      }
+      assertThat(prometheus)
+          .contains("bothy_event_consumer_lag{bothy_consumer_name=\"push\"} 1.0")
+          .contains("bothy_event_consumer_pending_age_seconds{bothy_consumer_name=\"push\"}")
+          .as("no row, no series")
+          .doesNotContain("bothy_event_consumer_lag{bothy_consumer_name=\"webhooks\"}");
+      assertThat(assembly().sync().consumers().states())
+          .singleElement()
+          .satisfies(s -> assertThat(s.lag()).isEqualTo(1));
+    } finally {
+      try (java.sql.Connection c = PG.owner().getConnection();
+          java.sql.Statement st = c.createStatement()) {
+        st.execute("DELETE FROM event_consumer_cursors");
+      }
+    }
+  }
+}
