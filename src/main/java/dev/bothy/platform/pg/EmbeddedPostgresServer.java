@@ -1,6 +1,7 @@
 package dev.bothy.platform.pg;
 
 import dev.bothy.kernel.BothyException;
+import dev.bothy.kernel.ErrorFields;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -301,14 +302,20 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
       postgres.close();
       LOG.info("embedded PostgreSQL stopped");
     } catch (IOException e) {
-      LOG.warn("embedded PostgreSQL did not stop cleanly", e);
+      LOG.warn(
+          "embedded PostgreSQL did not stop cleanly: error.type={}",
+          ErrorFields.type(e),
+          ErrorFields.redacted(e));
     } finally {
       try {
         if (lock.isValid()) {
           lock.release();
         }
       } catch (IOException e) {
-        LOG.warn("could not release the embedded data directory lock", e);
+        LOG.warn(
+            "could not release the embedded data directory lock: error.type={}",
+            ErrorFields.type(e),
+            ErrorFields.redacted(e));
       }
       closeQuietly(lockChannel);
     }
@@ -321,7 +328,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
     try {
       channel.close();
     } catch (IOException e) {
-      LOG.debug("closing the lock file failed", e);
+      LOG.debug("closing the lock file failed: error.type={}", ErrorFields.type(e));
     }
   }
 }

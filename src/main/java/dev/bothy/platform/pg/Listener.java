@@ -1,5 +1,6 @@
 package dev.bothy.platform.pg;
 
+import dev.bothy.kernel.ErrorFields;
 import dev.bothy.platform.lifecycle.LoopLog;
 import dev.bothy.platform.lifecycle.ServiceLoop;
 import dev.bothy.platform.lifecycle.ServiceLoop.Next;
@@ -159,11 +160,12 @@ public final class Listener implements AutoCloseable {
     public void failing(Throwable cause, Duration retryIn) {
       LOG.warn(
           "listen connection lost, reconnecting: channel={} application_name={} backoff_ms={}"
-              + " error={}",
+              + " error.type={} sqlstate={}",
           channel,
           connection.applicationName(),
           retryIn.toMillis(),
-          cause.getMessage());
+          ErrorFields.type(cause),
+          ErrorFields.sqlState(cause));
     }
 
     @Override
@@ -174,10 +176,12 @@ public final class Listener implements AutoCloseable {
     @Override
     public void ended(Throwable cause) {
       LOG.error(
-          "listen connection thread ended unexpectedly: channel={} application_name={}",
+          "listen connection thread ended unexpectedly: channel={} application_name={}"
+              + " error.type={}",
           channel,
           connection.applicationName(),
-          cause);
+          ErrorFields.type(cause),
+          ErrorFields.redacted(cause));
     }
   }
 
@@ -204,7 +208,10 @@ public final class Listener implements AutoCloseable {
       try {
         c.close();
       } catch (SQLException e) {
-        LOG.debug("closing the LISTEN connection failed", e);
+        LOG.debug(
+            "closing the LISTEN connection failed: error.type={} sqlstate={}",
+            ErrorFields.type(e),
+            ErrorFields.sqlState(e));
       }
     }
   }

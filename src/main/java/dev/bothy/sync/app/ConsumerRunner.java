@@ -1,5 +1,6 @@
 package dev.bothy.sync.app;
 
+import dev.bothy.kernel.ErrorFields;
 import dev.bothy.platform.lifecycle.LoopLog;
 import dev.bothy.platform.lifecycle.ServiceLoop;
 import dev.bothy.platform.lifecycle.ServiceLoop.Next;
@@ -126,10 +127,10 @@ public final class ConsumerRunner {
     @Override
     public void failing(Throwable cause, Duration retryIn) {
       LOG.error(
-          "event consumer round failed: bothy.consumer.name={} error.type={} error={}",
+          "event consumer round failed: bothy.consumer.name={} error.type={} sqlstate={}",
           name,
-          cause.getClass().getName(),
-          cause.getMessage());
+          ErrorFields.type(cause),
+          ErrorFields.sqlState(cause));
     }
 
     @Override
@@ -139,7 +140,11 @@ public final class ConsumerRunner {
 
     @Override
     public void ended(Throwable cause) {
-      LOG.error("event consumer thread ended unexpectedly: bothy.consumer.name={}", name, cause);
+      LOG.error(
+          "event consumer thread ended unexpectedly: bothy.consumer.name={} error.type={}",
+          name,
+          ErrorFields.type(cause),
+          ErrorFields.redacted(cause));
     }
   }
 }

@@ -145,7 +145,7 @@ public final class ConsumerService implements Consumers {
           if (plan.lostEvents()) {
             LOG.error(
                 "event consumer lost events to retention: bothy.consumer.name={}"
-                    + " bothy.event.seq={} lost_from={} lost_to={}",
+                    + " bothy.event.seq={} bothy.event.lost_from={} bothy.event.lost_to={}",
                 name,
                 plan.process().get(0),
                 plan.lostFrom(),
