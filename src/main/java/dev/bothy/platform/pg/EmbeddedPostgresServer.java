@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -36,6 +37,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class EmbeddedPostgresServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(EmbeddedPostgresServer.class);
+
+  // The migrator's connections, like the pools', never carry a server error's row values.
+  private static final Map<String, String> NO_ERROR_DETAIL =
+      Map.of(Pools.LOG_SERVER_ERROR_DETAIL, "false");
 
   /** The superuser of an embedded server; trust authentication on loopback. */
   public static final String SUPERUSER = "postgres";
@@ -266,7 +271,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
    * @return the data source
    */
   public DataSource superuserDataSource() {
-    return postgres.getPostgresDatabase();
+    return postgres.getPostgresDatabase(NO_ERROR_DETAIL);
   }
 
   /**
@@ -276,7 +281,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
    * @return the data source
    */
   public DataSource superuserDataSource(String database) {
-    return postgres.getDatabase(SUPERUSER, database);
+    return postgres.getDatabase(SUPERUSER, database, NO_ERROR_DETAIL);
   }
 
   /** Stops PostgreSQL and releases the data directory. Idempotent. */

@@ -10,7 +10,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.Properties;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
 import org.postgresql.PGConnection;
@@ -186,19 +185,7 @@ public final class Listener implements AutoCloseable {
   }
 
   private Connection open() throws SQLException {
-    Properties properties = new Properties();
-    properties.setProperty("user", connection.user());
-    if (connection.password() != null) {
-      properties.setProperty("password", connection.password());
-    }
-    properties.setProperty("ApplicationName", connection.applicationName());
-    properties.setProperty(
-        "connectTimeout", Long.toString(Math.max(1, connection.connectionTimeout().toSeconds())));
-    Connection c = new org.postgresql.Driver().connect(connection.url(), properties);
-    if (c == null) {
-      throw new SQLException("not a PostgreSQL JDBC URL: " + connection.url(), "08001");
-    }
-    return c;
+    return Pools.connect(connection);
   }
 
   private void closeConnection() {
