@@ -18,6 +18,14 @@ public interface Consumers {
   void register(ConsumerName name, ConsumerHandler handler);
 
   /**
+   * Returns the consumers whose handlers are registered in this process, whether or not this role
+   * runs their rounds; read from memory, never from the database.
+   *
+   * @return the names, in registration order
+   */
+  List<ConsumerName> registered();
+
+  /**
    * Reads where every consumer with a cursor row stands, in one unit of work.
    *
    * @return one state per row, by name

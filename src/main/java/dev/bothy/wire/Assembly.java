@@ -99,10 +99,12 @@ final class Assembly {
       ApiModule api =
           new ApiModule(
               config.api().settings(config.sync(), config.jobs()), unitOfWork, jobs, clock);
-      logMetrics.registerGauges(sync.eventLog());
+      // One bounded reader for every gauge that reads the database: a scrape never blocks.
+      ScrapeReads reads = new ScrapeReads(config.database().metricsReadTimeout().toJavaDuration());
+      logMetrics.registerGauges(sync.eventLog(), reads);
       JobRuntimeMetrics.registerGauges(
-          environment.metrics(), jobs.admin(), config.jobs().queues().keySet());
-      ConsumerMetrics.register(environment.metrics(), sync.consumers(), clock);
+          environment.metrics(), jobs.admin(), config.jobs().queues().keySet(), reads);
+      ConsumerMetrics.register(environment.metrics(), sync.consumers(), clock, reads);
 
       Duration connectionTimeout = config.database().connectionTimeout().toJavaDuration();
       readiness.register("database", () -> PgProbe.answers(dataSource, connectionTimeout));

@@ -81,6 +81,11 @@ public final class ConsumerService implements Consumers {
     handlers.put(name, handler);
   }
 
+  @Override
+  public synchronized List<ConsumerName> registered() {
+    return List.copyOf(handlers.keySet());
+  }
+
   /**
    * The registered consumers, frozen: no registration after this call.
    *
