@@ -118,7 +118,6 @@ final class Assembly {
           LOG.warn("api.tokens is empty: every API request is refused with 401");
         }
         api.serve(
-                hooks,
                 sync,
                 tail,
                 environment.getObjectMapper(),
