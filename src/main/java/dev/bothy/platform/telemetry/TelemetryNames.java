@@ -1,6 +1,7 @@
 package dev.bothy.platform.telemetry;
 
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * The span names and attribute keys of Bothy's manual spans, and the closed set of keys its log
@@ -61,9 +62,9 @@ public final class TelemetryNames {
    * described in docs/observability/signals.md.
    */
   public static final List<String> LOG_KEYS =
-      java.util.stream.Stream.concat(
+      Stream.concat(
               ATTRIBUTE_KEYS.stream(),
-              java.util.stream.Stream.of(
+              Stream.of(
                   ERROR_TYPE,
                   SQLSTATE,
                   LOST_FROM,
