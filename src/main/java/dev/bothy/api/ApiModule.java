@@ -7,7 +7,6 @@ import dev.bothy.api.app.IdempotencyCleanupJob;
 import dev.bothy.api.http.ApiComponents;
 import dev.bothy.api.http.OpenApiResource;
 import dev.bothy.kernel.Clock;
-import dev.bothy.kernel.txn.PhaseHooks;
 import dev.bothy.kernel.txn.UnitOfWork;
 import dev.bothy.platform.jobs.JobsModule;
 import dev.bothy.sync.LogTail;
@@ -23,7 +22,7 @@ import java.util.Objects;
  *
  * <pre>{@code
  * ApiModule api = new ApiModule(settings, unitOfWork, jobs, clock);
- * api.serve(hooks, sync, tail, mapper, metrics).forEach(environment.jersey()::register);
+ * api.serve(sync, tail, mapper, metrics).forEach(environment.jersey()::register);
  * }</pre>
  */
 public final class ApiModule {
@@ -55,10 +54,9 @@ public final class ApiModule {
   }
 
   /**
-   * Builds the HTTP routes of {@code api} and {@code all} and registers the audit phase hook {@code
-   * api.idempotency} (call it before the hooks freeze).
+   * Builds the HTTP routes of {@code api} and {@code all}. The API registers no phase hook: the
+   * idempotency key of an append is written in the unit's work phase.
    *
-   * @param hooks the phase hook registry
    * @param sync the event log module
    * @param tail the process's log tail
    * @param mapper the application's JSON mapper
@@ -66,12 +64,12 @@ public final class ApiModule {
    * @return the resources and providers to register with Jersey
    */
   public List<Object> serve(
-      PhaseHooks hooks, SyncModule sync, LogTail tail, ObjectMapper mapper, ApiMetrics metrics) {
+      SyncModule sync, LogTail tail, ObjectMapper mapper, ApiMetrics metrics) {
     AppendEvents appendEvents =
         new AppendEvents(
             unitOfWork,
-            hooks,
             sync.appender(),
+            sync.eventLog(),
             new JooqIdempotencyRepository(),
             clock,
             settings.idempotencyRetention());

@@ -18,10 +18,11 @@ public interface Consumers {
   void register(ConsumerName name, ConsumerHandler handler);
 
   /**
-   * Returns the consumers registered so far, in registration order: the names the lag gauges report
-   * on, in every role.
+   * Returns the consumers whose handlers are registered in this process, whether or not this role
+   * runs their rounds, in registration order: the names the lag gauges report on. Read from memory,
+   * never from the database.
    *
-   * @return the names
+   * @return the names, in registration order
    */
   List<ConsumerName> registered();
 

@@ -1,5 +1,9 @@
 package dev.bothy.sync;
 
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
 /**
  * Reads the event log. Every method joins the calling thread's unit of work when there is one and
  * runs its own otherwise.
@@ -35,4 +39,20 @@ public interface EventLog {
    *     1
    */
   ReadResult readAfter(long afterSeq, int limit);
+
+  /**
+   * Finds the numbers of committed events by their ids, reading forward from a number known to be
+   * below all of them (the head seen before they were appended), so the read stops after the events
+   * of the units that committed in between.
+   *
+   * <p>Example: {@code log.numbersOf(List.of(a, b), 41)} gives {@code Optional.of(List.of(42L,
+   * 43L))}.
+   *
+   * @param ids the events' ids
+   * @param afterSeq a number below every one of them
+   * @return their numbers in the order of {@code ids}, or empty when any of them is not in the log
+   *     (never committed, or removed by retention)
+   * @throws dev.bothy.kernel.BothyException {@code invalid} for a negative number
+   */
+  Optional<List<Long>> numbersOf(List<UUID> ids, long afterSeq);
 }

@@ -52,6 +52,7 @@ final class Assembly {
   private final InstanceModule instance;
   private final JobsModule jobs;
   private final SyncModule sync;
+  private final ScrapeReads scrapeReads;
   private LogTail tail;
 
   private Assembly(
@@ -101,9 +102,11 @@ final class Assembly {
       ApiModule api =
           new ApiModule(
               config.api().settings(config.sync(), config.jobs()), unitOfWork, jobs, clock);
-      logMetrics.registerGauges(sync.eventLog());
+      // One bounded reader for every gauge that reads the database: a scrape never blocks.
+      scrapeReads = new ScrapeReads(config.database().metricsReadTimeout().toJavaDuration());
+      logMetrics.registerGauges(sync.eventLog(), scrapeReads);
       JobRuntimeMetrics.registerGauges(
-          environment.metrics(), jobs.admin(), config.jobs().queues().keySet());
+          environment.metrics(), jobs.admin(), config.jobs().queues().keySet(), scrapeReads);
 
       Duration connectionTimeout = config.database().connectionTimeout().toJavaDuration();
       readiness.register("database", () -> PgProbe.answers(dataSource, connectionTimeout));
@@ -117,7 +120,6 @@ final class Assembly {
           LOG.warn("api.tokens is empty: every API request is refused with 401");
         }
         api.serve(
-                hooks,
                 sync,
                 tail,
                 environment.getObjectMapper(),
@@ -229,6 +231,15 @@ final class Assembly {
 
   JobsModule jobs() {
     return jobs;
+  }
+
+  /**
+   * Returns the bounded reader the gauges that read the database share.
+   *
+   * @return the reader
+   */
+  ScrapeReads scrapeReads() {
+    return scrapeReads;
   }
 
   SyncModule sync() {

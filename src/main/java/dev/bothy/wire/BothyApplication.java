@@ -111,7 +111,8 @@ public final class BothyApplication extends Application<BothyConfiguration> {
     assembly = Assembly.build(configuration, environment, ProcessExit.system(), clock);
     extension.accept(assembly);
     // After the extension, so the lag gauges cover every registered consumer and only those.
-    ConsumerMetrics.register(environment.metrics(), assembly.sync().consumers(), clock);
+    ConsumerMetrics.register(
+        environment.metrics(), assembly.sync().consumers(), clock, assembly.scrapeReads());
   }
 
   /**

@@ -5,57 +5,66 @@ import com.codahale.metrics.Gauge;
 import com.codahale.metrics.MetricRegistry;
 import dev.bothy.kernel.Clock;
 import dev.bothy.platform.telemetry.TelemetryNames;
-import dev.bothy.platform.telemetry.TraceContext;
 import dev.bothy.sync.ConsumerName;
 import dev.bothy.sync.ConsumerState;
 import dev.bothy.sync.Consumers;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The two gauges of the worker consumers, registered in every role so a stopped or missing worker
- * still shows a growing lag:
+ * The gauges of the worker consumers, registered in every role so a stopped or missing worker still
+ * shows a growing lag:
  *
  * <ul>
  *   <li>{@code bothy_event_consumer_lag{bothy_consumer_name}}: head minus the cursor, in events,
  *       floored at zero;
  *   <li>{@code bothy_event_consumer_pending_age_seconds{bothy_consumer_name}}: now minus when the
  *       oldest unprocessed event occurred, floored at zero, zero at the head (the alert
- *       BothyEventConsumerLag compares it with {@code consumer.pendingAlertAfter}).
+ *       BothyEventConsumerLag compares it with {@code consumer.pendingAlertAfter});
+ *   <li>{@code bothy_event_consumer_registered{bothy_consumer_name}}: 1 for each consumer whose
+ *       handler is registered in this process, read from memory, never absent for a registered one.
+ *       The alert BothyEventConsumerLagMissing compares it with the lag series: a registered
+ *       consumer without a lag series has no cursor row (deleted by hand) and stands still.
  * </ul>
  *
  * <p>Only registered consumers have gauges, so {@code /metrics} shows no gauge without a value for
- * a consumer this build does not run. One read of the states serves both gauges for a second; it
- * runs in a unit of work bounded by {@code database.statementTimeout}. On an error, or for a
- * consumer without a cursor row, the series is absent (never blocking, never a made-up zero).
+ * a consumer this build does not run. One read of the states serves the lag gauges for a second;
+ * it waits at most {@code database.metricsReadTimeout} ({@link ScrapeReads}). On an error or a
+ * timeout, or for a consumer without a cursor row, the series is absent (never blocking, never a
+ * made-up zero).
  */
 final class ConsumerMetrics {
   static final String LAG = "bothy.event.consumer.lag";
   static final String PENDING_AGE = "bothy.event.consumer.pending_age_seconds";
+  static final String REGISTERED = "bothy.event.consumer.registered";
   static final String LABEL = TelemetryNames.CONSUMER_NAME.replace('.', '_');
 
   private ConsumerMetrics() {}
 
-  static void register(MetricRegistry registry, Consumers consumers, Clock clock) {
+  static void register(
+      MetricRegistry registry, Consumers consumers, Clock clock, ScrapeReads reads) {
     CachedGauge<Map<ConsumerName, ConsumerState>> states =
         new CachedGauge<>(1, TimeUnit.SECONDS) {
           @Override
           protected Map<ConsumerName, ConsumerState> loadValue() {
-            try {
-              Map<ConsumerName, ConsumerState> byName = new HashMap<>();
-              // A scrape is never a trace: the read runs outside any recorded trace.
-              for (ConsumerState s : TraceContext.untraced(consumers::states)) {
-                byName.put(s.name(), s);
-              }
-              return byName;
-            } catch (RuntimeException e) {
+            List<ConsumerState> read = reads.read(consumers::states);
+            if (read == null) {
               return null;
             }
+            Map<ConsumerName, ConsumerState> byName = new HashMap<>();
+            for (ConsumerState s : read) {
+              byName.put(s.name(), s);
+            }
+            return byName;
           }
         };
     for (ConsumerName name : consumers.registered()) {
+      registry.register(
+          LabelledDropwizardExports.name(REGISTERED, LABEL, name.value()),
+          (Gauge<Integer>) () -> 1);
       registry.register(
           LabelledDropwizardExports.name(LAG, LABEL, name.value()),
           (Gauge<Long>)

@@ -5,7 +5,6 @@ import com.codahale.metrics.Counter;
 import com.codahale.metrics.Histogram;
 import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.Timer;
-import dev.bothy.platform.telemetry.TraceContext;
 import dev.bothy.sync.EventLog;
 import dev.bothy.sync.app.AppendMetrics;
 import java.util.concurrent.TimeUnit;
@@ -15,7 +14,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <ul>
  *   <li>{@code bothy.event_log.head_seq} and {@code bothy.event_log.min_retained_seq}: gauges read
- *       from the log, cached for a second so scrapes do not load the database;
+ *       from the log, cached for a second so scrapes do not load the database, each read bounded by
+ *       {@code database.metricsReadTimeout};
  *   <li>{@code bothy.event_log.appended_events}: committed events;
  *   <li>{@code bothy.event_log.append_batch_size}: events per committed unit;
  *   <li>{@code bothy.event_log.seq_lock_held}: how long each unit held the {@code event_seq} row
@@ -36,17 +36,19 @@ final class EventLogMetrics implements AppendMetrics {
   }
 
   /**
-   * Registers the head and minimum gauges; a failed read reports nothing for that scrape.
+   * Registers the head and minimum gauges; a failed or timed-out read reports nothing for that
+   * scrape.
    *
    * @param log the event log
+   * @param reads bounds each read by {@code database.metricsReadTimeout}
    */
-  void registerGauges(EventLog log) {
+  void registerGauges(EventLog log, ScrapeReads reads) {
     registry.register(
         "bothy.event_log.head_seq",
         new CachedGauge<Long>(1, TimeUnit.SECONDS) {
           @Override
           protected Long loadValue() {
-            return readOrNull(log::head);
+            return reads.read(log::head);
           }
         });
     registry.register(
@@ -54,18 +56,9 @@ final class EventLogMetrics implements AppendMetrics {
         new CachedGauge<Long>(1, TimeUnit.SECONDS) {
           @Override
           protected Long loadValue() {
-            return readOrNull(log::minRetained);
+            return reads.read(log::minRetained);
           }
         });
-  }
-
-  // A scrape is never a trace: the read runs outside any recorded trace.
-  private static Long readOrNull(java.util.function.LongSupplier read) {
-    try {
-      return TraceContext.untraced(read::getAsLong);
-    } catch (RuntimeException e) {
-      return null;
-    }
   }
 
   @Override

@@ -7,8 +7,8 @@ import dev.bothy.platform.jobs.JobAdmin;
 import dev.bothy.platform.jobs.JobMetrics;
 import dev.bothy.platform.jobs.JobState;
 import dev.bothy.platform.jobs.QueueCount;
-import dev.bothy.platform.telemetry.TraceContext;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -49,23 +49,24 @@ final class JobRuntimeMetrics implements JobMetrics {
    * @param registry the Dropwizard registry
    * @param admin counts the jobs
    * @param queues the queues of {@code jobs.queues}
+   * @param reads bounds the count query by {@code database.metricsReadTimeout}
    */
-  static void registerGauges(MetricRegistry registry, JobAdmin admin, Set<String> queues) {
+  static void registerGauges(
+      MetricRegistry registry, JobAdmin admin, Set<String> queues, ScrapeReads reads) {
     CachedGauge<Map<String, Long>> counts =
         new CachedGauge<>(1, TimeUnit.SECONDS) {
           @Override
           protected Map<String, Long> loadValue() {
-            try {
-              Map<String, Long> byKey = new HashMap<>();
-              // A scrape is never a trace: the read runs outside any recorded trace.
-              for (QueueCount c : TraceContext.untraced(admin::counts)) {
-                byKey.put(c.queue() + "\n" + c.state().code(), c.count());
-              }
-              return byKey;
-            } catch (RuntimeException e) {
+            List<QueueCount> read = reads.read(admin::counts);
+            if (read == null) {
               // No database, no value: a missing series says unknown, a zero would lie.
               return null;
             }
+            Map<String, Long> byKey = new HashMap<>();
+            for (QueueCount c : read) {
+              byKey.put(c.queue() + "\n" + c.state().code(), c.count());
+            }
+            return byKey;
           }
         };
     for (String queue : queues) {

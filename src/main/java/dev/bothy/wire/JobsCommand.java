@@ -13,6 +13,7 @@ import dev.bothy.platform.jobs.JobView;
 import dev.bothy.platform.jobs.runtime.JobAdminService;
 import dev.bothy.platform.pg.EmbeddedPostgresServer;
 import dev.bothy.platform.pg.PgUnitOfWork;
+import dev.bothy.platform.pg.Pools;
 import dev.bothy.platform.pg.Sleeper;
 import dev.bothy.wire.config.BothyConfiguration;
 import dev.bothy.wire.config.DatabaseConfig;
@@ -182,6 +183,7 @@ final class JobsCommand extends ConfiguredCommand<BothyConfiguration> {
       hikari.setMaximumPoolSize(1);
       hikari.setPoolName("bothy-jobs-command");
       hikari.setConnectionTimeout(db.connectionTimeout().toMilliseconds());
+      hikari.addDataSourceProperty(Pools.LOG_SERVER_ERROR_DETAIL, "false");
       return new HikariDataSource(hikari);
     }
     return (HikariDataSource)

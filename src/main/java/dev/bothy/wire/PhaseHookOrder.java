@@ -1,6 +1,5 @@
 package dev.bothy.wire;
 
-import dev.bothy.api.app.AppendEvents;
 import dev.bothy.platform.jobs.runtime.JobInserterService;
 import dev.bothy.sync.app.AppendHook;
 import java.util.List;
@@ -14,13 +13,11 @@ final class PhaseHookOrder {
   /**
    * The hooks in run order, as {@code "<phase>: <name>"}. The deferred job inserts come before the
    * append, so they are written before {@code sync.append} takes the {@code event_seq} lock and
-   * never lengthen the serialized window; the idempotency key is audit, after the events.
+   * never lengthen the serialized window: locking the counter is the last step before commit
+   * (M1-15). The idempotency key of an append is written in the work phase, before all of them.
    */
   static final List<String> ORDER =
-      List.of(
-          "sync: " + JobInserterService.FLUSH_HOOK,
-          "sync: " + AppendHook.NAME,
-          "audit: " + AppendEvents.HOOK);
+      List.of("sync: " + JobInserterService.FLUSH_HOOK, "sync: " + AppendHook.NAME);
 
   private PhaseHookOrder() {}
 }

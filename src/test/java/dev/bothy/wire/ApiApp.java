@@ -308,6 +308,16 @@ public final class ApiApp implements AutoCloseable {
         .run(() -> assembly.appender().append(EventLogFixture.drafts(USER, count)));
   }
 
+  /**
+   * Returns the running process's unit of work, over its pool: a test holds pool connections with
+   * it.
+   *
+   * @return the unit of work
+   */
+  public dev.bothy.kernel.txn.UnitOfWork unitOfWork() {
+    return assembly().unitOfWork();
+  }
+
   private Assembly assembly() {
     BothyApplication application = support.getApplication();
     return application.assembly();

@@ -22,6 +22,7 @@ class ConsumerMetricsTest {
   private final AtomicReference<Object> states = new AtomicReference<>(List.of());
   private final AtomicReference<List<ConsumerName>> registered =
       new AtomicReference<>(List.of(ConsumerName.WEBHOOKS, ConsumerName.PUSH));
+  private final ScrapeReads reads = new ScrapeReads(Duration.ofSeconds(5));
   private final Consumers consumers =
       new Consumers() {
         @Override
@@ -59,7 +60,7 @@ class ConsumerMetricsTest {
                 ConsumerName.WEBHOOKS, 90, 100, Optional.of(NOW.minusSeconds(42)), NOW),
             new ConsumerState(ConsumerName.PUSH, 120, 100, Optional.empty(), NOW)));
     MetricRegistry registry = new MetricRegistry();
-    ConsumerMetrics.register(registry, consumers, clock);
+    ConsumerMetrics.register(registry, consumers, clock, reads);
 
     assertThat(gauge(registry, ConsumerMetrics.LAG, ConsumerName.WEBHOOKS)).isEqualTo(10L);
     assertThat(gauge(registry, ConsumerMetrics.PENDING_AGE, ConsumerName.WEBHOOKS)).isEqualTo(42.0);
@@ -74,13 +75,14 @@ class ConsumerMetricsTest {
   void an_error_or_a_missing_row_leaves_the_series_out() {
     states.set(new IllegalStateException("the database is down"));
     MetricRegistry registry = new MetricRegistry();
-    ConsumerMetrics.register(registry, consumers, new SettableClock(NOW));
+    ConsumerMetrics.register(registry, consumers, new SettableClock(NOW), reads);
     assertThat(gauge(registry, ConsumerMetrics.LAG, ConsumerName.WEBHOOKS)).isNull();
     assertThat(gauge(registry, ConsumerMetrics.PENDING_AGE, ConsumerName.PUSH)).isNull();
 
     MetricRegistry other = new MetricRegistry();
     states.set(List.of());
-    ConsumerMetrics.register(other, consumers, new SettableClock(NOW.plus(Duration.ofDays(1))));
+    ConsumerMetrics.register(
+        other, consumers, new SettableClock(NOW.plus(Duration.ofDays(1))), reads);
     assertThat(gauge(other, ConsumerMetrics.LAG, ConsumerName.WEBHOOKS)).isNull();
   }
 
@@ -92,10 +94,61 @@ class ConsumerMetricsTest {
             new ConsumerState(ConsumerName.WEBHOOKS, 90, 100, Optional.empty(), NOW),
             new ConsumerState(ConsumerName.PUSH, 95, 100, Optional.empty(), NOW)));
     MetricRegistry registry = new MetricRegistry();
-    ConsumerMetrics.register(registry, consumers, new SettableClock(NOW));
+    ConsumerMetrics.register(registry, consumers, new SettableClock(NOW), reads);
 
     assertThat(gauge(registry, ConsumerMetrics.LAG, ConsumerName.PUSH)).isEqualTo(5L);
     assertThat(registry.getMetrics().keySet())
         .noneMatch(name -> name.contains(ConsumerName.WEBHOOKS.value()));
+  }
+
+  @Test
+  void the_registered_series_is_one_for_each_registered_consumer_and_needs_no_database() {
+    states.set(new IllegalStateException("the database is down"));
+    registered.set(List.of(ConsumerName.WEBHOOKS));
+    MetricRegistry registry = new MetricRegistry();
+    ConsumerMetrics.register(registry, consumers, new SettableClock(NOW), reads);
+
+    assertThat(gauge(registry, ConsumerMetrics.REGISTERED, ConsumerName.WEBHOOKS)).isEqualTo(1);
+    assertThat(registry.getMetrics().keySet())
+        .as("not registered: no series")
+        .noneMatch(name -> name.contains(ConsumerName.PUSH.value()));
+    assertThat(gauge(registry, ConsumerMetrics.LAG, ConsumerName.WEBHOOKS)).isNull();
+  }
+
+  @Test
+  void a_read_past_the_bound_is_absent_and_the_next_one_does_not_queue_behind_it()
+      throws Exception {
+    ScrapeReads bounded = new ScrapeReads(Duration.ofMillis(100));
+    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+    long began = System.nanoTime();
+    Object first =
+        bounded.read(
+            () -> {
+              try {
+                release.await();
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+              return 1L;
+            });
+    Object second = bounded.read(() -> 2L);
+    Duration took = Duration.ofNanos(System.nanoTime() - began);
+    release.countDown();
+
+    assertThat(first).isNull();
+    assertThat(second).as("the first read still runs").isNull();
+    assertThat(took).isLessThan(Duration.ofSeconds(2));
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    Object after = null;
+    while (after == null && System.nanoTime() < deadline) {
+      after = bounded.read(() -> 3L);
+    }
+    assertThat(after).as("reads resume once the slow one ended").isEqualTo(3L);
+    java.util.function.Supplier<Long> failing =
+        () -> {
+          throw new IllegalStateException("down");
+        };
+    Object failed = bounded.read(failing);
+    assertThat(failed).isNull();
   }
 }

@@ -92,11 +92,38 @@ class ObservabilityFilesTest {
   void the_consumer_lag_threshold_equals_the_default_of_its_key() throws Exception {
     String rules = Files.readString(RULES);
     Matcher m =
-        Pattern.compile("bothy_event_consumer_pending_age_seconds\\) > (\\d+)").matcher(rules);
+        Pattern.compile(
+                "bothy_event_consumer_pending_age_seconds\\{job=\"bothy\"\\}\\s*\\) > (\\d+)")
+            .matcher(rules);
     assertThat(m.find()).as("the BothyEventConsumerLag expression").isTrue();
     assertThat(Long.parseLong(m.group(1)))
         .as("the rule's number is consumer.pendingAlertAfter's default in seconds")
         .isEqualTo(ConsumerConfig.DEFAULT_PENDING_ALERT_AFTER.toSeconds());
+  }
+
+  @Test
+  void every_rule_selects_bothys_own_series_on_one_marked_line() throws Exception {
+    List<String> lines = Files.readAllLines(RULES);
+    int rules = 0;
+    int adapt = 0;
+    for (String line : lines) {
+      if (line.trim().startsWith("- alert:")) {
+        rules++;
+      }
+      if (line.trim().startsWith("# ADAPT: job=\"bothy\"")) {
+        adapt++;
+      }
+    }
+    String text = String.join("\n", lines);
+    Matcher exprs = Pattern.compile("expr: >-\n((?:\\s{10}.*\n)+)").matcher(text + "\n");
+    int selecting = 0;
+    while (exprs.find()) {
+      assertThat(exprs.group(1)).contains("{job=\"bothy\"}");
+      selecting++;
+    }
+    assertThat(rules).isEqualTo(2);
+    assertThat(selecting).as("rules whose expression selects job=bothy").isEqualTo(rules);
+    assertThat(adapt).as("one ADAPT line per rule").isEqualTo(rules);
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.bothy.api.http;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.bothy.kernel.BothyException;
+import dev.bothy.kernel.ErrorFields;
 import dev.bothy.kernel.ErrorKind;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Context;
@@ -120,7 +121,11 @@ public final class ProblemMapper implements ExceptionMapper<Throwable> {
                 ProblemType.NOT_ACCEPTABLE, "The route cannot answer in the type Accept asks for.");
         default -> {
           if (status >= 500) {
-            LOG.error("request failed: status={}", status, error);
+            LOG.error(
+                "request failed: status={} error.type={}",
+                status,
+                ErrorFields.type(error),
+                ErrorFields.redacted(error));
             yield ApiProblem.of(ProblemType.INTERNAL, "The server failed; it logged the cause.");
           }
           yield ApiProblem.of(ProblemType.INVALID_REQUEST, "The request is not valid.");
@@ -128,11 +133,18 @@ public final class ProblemMapper implements ExceptionMapper<Throwable> {
       };
     }
     if (error instanceof BothyException e && e.kind() == ErrorKind.UNAVAILABLE) {
-      LOG.warn("request failed: kind=unavailable message={}", e.getMessage());
+      LOG.warn(
+          "request failed, the database is unavailable: error.type={} sqlstate={}",
+          ErrorFields.type(e),
+          ErrorFields.sqlState(e));
       return ApiProblem.of(ProblemType.UNAVAILABLE, "The database is not reachable; retry later.")
           .withHeader("Retry-After", "1");
     }
-    LOG.error("request failed", error);
+    LOG.error(
+        "request failed: error.type={} sqlstate={}",
+        ErrorFields.type(error),
+        ErrorFields.sqlState(error),
+        ErrorFields.redacted(error));
     return ApiProblem.of(ProblemType.INTERNAL, "The server failed; it logged the cause.");
   }
 

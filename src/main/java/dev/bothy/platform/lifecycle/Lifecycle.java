@@ -1,5 +1,6 @@
 package dev.bothy.platform.lifecycle;
 
+import dev.bothy.kernel.ErrorFields;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -203,7 +204,12 @@ public final class Lifecycle {
           named.name(),
           budgetNanos / 1_000_000);
     } catch (ExecutionException e) {
-      LOG.error("stop step failed: phase={} step={}", phase.code(), named.name(), e.getCause());
+      LOG.error(
+          "stop step failed: phase={} step={} error.type={}",
+          phase.code(),
+          named.name(),
+          ErrorFields.type(e.getCause()),
+          ErrorFields.redacted(e.getCause()));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       task.cancel(true);
@@ -221,7 +227,11 @@ public final class Lifecycle {
     if (!failed.compareAndSet(false, true)) {
       return;
     }
-    LOG.error("component failed, the process exits with status 1", cause);
+    LOG.error(
+        "component failed, the process exits with status 1: error.type={} sqlstate={}",
+        ErrorFields.type(cause),
+        ErrorFields.sqlState(cause),
+        ErrorFields.redacted(cause));
     exit.exit(1);
   }
 }

@@ -1,5 +1,6 @@
 package dev.bothy.platform.lifecycle;
 
+import dev.bothy.kernel.ErrorFields;
 import java.time.Duration;
 import java.util.Objects;
 import org.slf4j.Logger;
@@ -33,11 +34,11 @@ public interface LoopLog {
   void ended(Throwable cause);
 
   /**
-   * Returns the standard lines: a warning {@code "<what> failed, retrying: <context> error=..."}
-   * with the exception's message, an info line {@code "<what> recovered: <context>"}, and an error
-   * line {@code "<what> loop ended unexpectedly: <context> error.type=..."} with the class of the
-   * cause (the fatal handler logs its stack trace). An empty context drops its colon from the
-   * recovery line.
+   * Returns the standard lines: a warning {@code "<what> failed, retrying: <context> error.type=...
+   * sqlstate=..."} with the exception's class and SQLSTATE (never its message, which may hold
+   * data), an info line {@code "<what> recovered: <context>"}, and an error line {@code "<what>
+   * loop ended unexpectedly: <context> error.type=..."} with the class of the cause (the fatal
+   * handler logs its stack trace). An empty context drops its colon from the recovery line.
    *
    * @param logger the owner's logger, so the lines carry the owner's name
    * @param what the pass in words, such as {@code "job fetch"}
@@ -52,7 +53,12 @@ public interface LoopLog {
     return new LoopLog() {
       @Override
       public void failing(Throwable cause, Duration retryIn) {
-        logger.warn("{} failed, retrying: {}error={}", what, prefix, cause.getMessage());
+        logger.warn(
+            "{} failed, retrying: {}error.type={} sqlstate={}",
+            what,
+            prefix,
+            ErrorFields.type(cause),
+            ErrorFields.sqlState(cause));
       }
 
       @Override

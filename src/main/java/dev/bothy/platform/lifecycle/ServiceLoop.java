@@ -1,6 +1,7 @@
 package dev.bothy.platform.lifecycle;
 
 import dev.bothy.kernel.Clock;
+import dev.bothy.kernel.ErrorFields;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -231,7 +232,11 @@ public final class ServiceLoop {
     try {
       onStop.run();
     } catch (RuntimeException e) {
-      LOG.warn("loop stop hook failed: loop={} error={}", name, e.getMessage());
+      LOG.warn(
+          "loop stop hook failed: loop={} error.type={} sqlstate={}",
+          name,
+          ErrorFields.type(e),
+          ErrorFields.sqlState(e));
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.bothy.platform.pg;
 
 import dev.bothy.kernel.BothyException;
+import dev.bothy.kernel.ErrorFields;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -12,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -35,6 +37,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class EmbeddedPostgresServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(EmbeddedPostgresServer.class);
+
+  // The migrator's connections, like the pools', never carry a server error's row values.
+  private static final Map<String, String> NO_ERROR_DETAIL =
+      Map.of(Pools.LOG_SERVER_ERROR_DETAIL, "false");
 
   /** The superuser of an embedded server; trust authentication on loopback. */
   public static final String SUPERUSER = "postgres";
@@ -270,7 +276,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
    * @return the data source
    */
   public DataSource superuserDataSource() {
-    return postgres.getPostgresDatabase();
+    return postgres.getPostgresDatabase(NO_ERROR_DETAIL);
   }
 
   /**
@@ -280,7 +286,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
    * @return the data source
    */
   public DataSource superuserDataSource(String database) {
-    return postgres.getDatabase(SUPERUSER, database);
+    return postgres.getDatabase(SUPERUSER, database, NO_ERROR_DETAIL);
   }
 
   /** Stops PostgreSQL and releases the data directory. Idempotent. */
@@ -306,14 +312,20 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
       postgres.close();
       LOG.info("embedded PostgreSQL stopped");
     } catch (IOException e) {
-      LOG.warn("embedded PostgreSQL did not stop cleanly", e);
+      LOG.warn(
+          "embedded PostgreSQL did not stop cleanly: error.type={}",
+          ErrorFields.type(e),
+          ErrorFields.redacted(e));
     } finally {
       try {
         if (lock.isValid()) {
           lock.release();
         }
       } catch (IOException e) {
-        LOG.warn("could not release the embedded data directory lock", e);
+        LOG.warn(
+            "could not release the embedded data directory lock: error.type={}",
+            ErrorFields.type(e),
+            ErrorFields.redacted(e));
       }
       closeQuietly(lockChannel);
     }
@@ -326,7 +338,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
     try {
       channel.close();
     } catch (IOException e) {
-      LOG.debug("closing the lock file failed", e);
+      LOG.debug("closing the lock file failed: error.type={}", ErrorFields.type(e));
     }
   }
 }

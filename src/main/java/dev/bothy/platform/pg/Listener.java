@@ -1,5 +1,6 @@
 package dev.bothy.platform.pg;
 
+import dev.bothy.kernel.ErrorFields;
 import dev.bothy.platform.lifecycle.LoopLog;
 import dev.bothy.platform.lifecycle.ServiceLoop;
 import dev.bothy.platform.lifecycle.ServiceLoop.Next;
@@ -9,7 +10,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.Properties;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
 import org.postgresql.PGConnection;
@@ -159,11 +159,12 @@ public final class Listener implements AutoCloseable {
     public void failing(Throwable cause, Duration retryIn) {
       LOG.warn(
           "listen connection lost, reconnecting: channel={} application_name={} backoff_ms={}"
-              + " error={}",
+              + " error.type={} sqlstate={}",
           channel,
           connection.applicationName(),
           retryIn.toMillis(),
-          cause.getMessage());
+          ErrorFields.type(cause),
+          ErrorFields.sqlState(cause));
     }
 
     @Override
@@ -174,27 +175,17 @@ public final class Listener implements AutoCloseable {
     @Override
     public void ended(Throwable cause) {
       LOG.error(
-          "listen connection thread ended unexpectedly: channel={} application_name={}",
+          "listen connection thread ended unexpectedly: channel={} application_name={}"
+              + " error.type={}",
           channel,
           connection.applicationName(),
-          cause);
+          ErrorFields.type(cause),
+          ErrorFields.redacted(cause));
     }
   }
 
   private Connection open() throws SQLException {
-    Properties properties = new Properties();
-    properties.setProperty("user", connection.user());
-    if (connection.password() != null) {
-      properties.setProperty("password", connection.password());
-    }
-    properties.setProperty("ApplicationName", connection.applicationName());
-    properties.setProperty(
-        "connectTimeout", Long.toString(Math.max(1, connection.connectionTimeout().toSeconds())));
-    Connection c = new org.postgresql.Driver().connect(connection.url(), properties);
-    if (c == null) {
-      throw new SQLException("not a PostgreSQL JDBC URL: " + connection.url(), "08001");
-    }
-    return c;
+    return Pools.connect(connection);
   }
 
   private void closeConnection() {
@@ -204,7 +195,10 @@ public final class Listener implements AutoCloseable {
       try {
         c.close();
       } catch (SQLException e) {
-        LOG.debug("closing the LISTEN connection failed", e);
+        LOG.debug(
+            "closing the LISTEN connection failed: error.type={} sqlstate={}",
+            ErrorFields.type(e),
+            ErrorFields.sqlState(e));
       }
     }
   }

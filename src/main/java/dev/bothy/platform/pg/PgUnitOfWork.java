@@ -1,6 +1,7 @@
 package dev.bothy.platform.pg;
 
 import dev.bothy.kernel.BothyException;
+import dev.bothy.kernel.ErrorFields;
 import dev.bothy.kernel.ErrorKind;
 import dev.bothy.kernel.txn.Phase;
 import dev.bothy.kernel.txn.PhaseHook;
@@ -348,7 +349,10 @@ public final class PgUnitOfWork implements UnitOfWork {
         try {
           callback.run();
         } catch (RuntimeException e) {
-          LOG.error("completion callback failed", e);
+          LOG.error(
+              "completion callback failed: error.type={}",
+              ErrorFields.type(e),
+              ErrorFields.redacted(e));
         }
       }
     }
@@ -358,7 +362,10 @@ public final class PgUnitOfWork implements UnitOfWork {
         try {
           callback.run();
         } catch (RuntimeException e) {
-          LOG.error("after-commit callback failed", e);
+          LOG.error(
+              "after-commit callback failed: error.type={}",
+              ErrorFields.type(e),
+              ErrorFields.redacted(e));
         }
       }
     }

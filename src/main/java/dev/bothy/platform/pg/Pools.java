@@ -3,9 +3,21 @@ package dev.bothy.platform.pg;
 import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.health.HealthCheckRegistry;
 import com.zaxxer.hikari.HikariConfig;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Properties;
 
 /** Builds the HikariCP configuration of Bothy's pools. */
 public final class Pools {
+  /**
+   * The pgjdbc connection property that, when true (the driver's default), appends the server's
+   * {@code DETAIL} of an error to the exception's message: for a unique violation that is the key
+   * value ({@code Key (k)=(...) already exists}), so a row's data would travel wherever the message
+   * goes. Every connection Bothy opens sets it to {@code false}; the SQLSTATE and the server's
+   * message stay.
+   */
+  public static final String LOG_SERVER_ERROR_DETAIL = "logServerErrorDetail";
+
   private Pools() {}
 
   /**
@@ -33,6 +45,7 @@ public final class Pools {
     // A fixed-size pool (Hikari's recommendation): minimumIdle defaults to the maximum.
     config.setConnectionTimeout(settings.connectionTimeout().toMillis());
     config.addDataSourceProperty("ApplicationName", settings.applicationName());
+    config.addDataSourceProperty(LOG_SERVER_ERROR_DETAIL, "false");
     // The counter pattern relies on READ COMMITTED: a unit that waited on a counter row lock
     // re-reads the committed value. Pinned here, once per connection, whatever the server's
     // default_transaction_isolation says.
@@ -44,5 +57,30 @@ public final class Pools {
       config.setHealthCheckRegistry(health);
     }
     return config;
+  }
+
+  /**
+   * Opens one connection outside any pool, with the same driver properties as the pools: for a
+   * connection that lives apart from them, such as the LISTEN connection.
+   *
+   * @param settings the URL, user, password, application name and connect timeout
+   * @return the open connection; the caller closes it
+   * @throws SQLException when the connect fails, or {@code 08001} when the URL is not PostgreSQL's
+   */
+  public static Connection connect(PoolSettings settings) throws SQLException {
+    Properties properties = new Properties();
+    properties.setProperty("user", settings.user());
+    if (settings.password() != null) {
+      properties.setProperty("password", settings.password());
+    }
+    properties.setProperty("ApplicationName", settings.applicationName());
+    properties.setProperty(LOG_SERVER_ERROR_DETAIL, "false");
+    properties.setProperty(
+        "connectTimeout", Long.toString(Math.max(1, settings.connectionTimeout().toSeconds())));
+    Connection c = new org.postgresql.Driver().connect(settings.url(), properties);
+    if (c == null) {
+      throw new SQLException("not a PostgreSQL JDBC URL (database.url)", "08001");
+    }
+    return c;
   }
 }

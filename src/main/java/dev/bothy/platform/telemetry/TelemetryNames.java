@@ -1,10 +1,13 @@
 package dev.bothy.platform.telemetry;
 
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
- * The span names and attribute keys of Bothy's manual spans; every key is listed in {@link
- * #ATTRIBUTE_KEYS}, the allowlist a collector configuration should keep.
+ * The span names and attribute keys of Bothy's manual spans, and the closed set of keys its log
+ * lines may carry. Every span attribute key is listed in {@link #ATTRIBUTE_KEYS}, the allowlist a
+ * collector configuration should keep; every log key in {@link #LOG_KEYS}, which a test holds the
+ * log lines of the consumers, jobs, tail, listener, loops and the API to.
  */
 public final class TelemetryNames {
   /** The instrumentation scope of Bothy's manual spans. */
@@ -43,6 +46,67 @@ public final class TelemetryNames {
   public static final List<String> ATTRIBUTE_KEYS =
       List.of(
           JOB_KIND, JOB_ATTEMPT, JOB_ID, CONSUMER_NAME, EVENT_SEQ, EVENT_LOST_FROM, EVENT_LOST_TO);
+
+  /**
+   * The class of an exception a log line reports (OpenTelemetry's {@code error.type}); the message
+   * is never logged, since a handler or the database driver may have put data in it.
+   */
+  public static final String ERROR_TYPE = "error.type";
+
+  /** The SQLSTATE of the first SQL error among an exception's causes, or {@code none}. */
+  public static final String SQLSTATE = "sqlstate";
+
+  /**
+   * Every key a log line of Bothy's modules may carry as {@code key=value}: the attribute keys, the
+   * error keys and the operational keys of one line each (names, numbers and durations, never a
+   * payload or a message). A key not in this list is a test failure, so a new one is added here and
+   * described in docs/observability/signals.md.
+   */
+  public static final List<String> LOG_KEYS =
+      Stream.concat(
+              ATTRIBUTE_KEYS.stream(),
+              Stream.of(
+                  ERROR_TYPE,
+                  SQLSTATE,
+                  // Names of things: consumers, queues, kinds, loops, phases and steps.
+                  "consumers",
+                  "queue",
+                  "queues",
+                  "kinds",
+                  "loop",
+                  "phase",
+                  "step",
+                  "channel",
+                  "application_name",
+                  "client_id",
+                  "output",
+                  "status",
+                  "next",
+                  // Numbers: event numbers, counts, attempts and durations.
+                  "after",
+                  "after_seq",
+                  "min_retained_seq",
+                  "attempt",
+                  "max_attempts",
+                  "jobs",
+                  "handed_back",
+                  "rescued",
+                  "periodic_inserted",
+                  "deleted",
+                  "deleted_completed",
+                  "deleted_discarded",
+                  "created",
+                  "dropped",
+                  "elapsed_ms",
+                  "budget_ms",
+                  "backoff_ms",
+                  "delay_ms",
+                  // The embedded server's own lines.
+                  "data_directory",
+                  "port",
+                  "pid",
+                  "server_version"))
+          .toList();
 
   private TelemetryNames() {}
 }

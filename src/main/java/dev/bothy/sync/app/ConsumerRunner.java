@@ -1,6 +1,7 @@
 package dev.bothy.sync.app;
 
 import dev.bothy.kernel.Clock;
+import dev.bothy.kernel.ErrorFields;
 import dev.bothy.platform.lifecycle.LoopLog;
 import dev.bothy.platform.lifecycle.Pause;
 import dev.bothy.platform.lifecycle.ServiceLoop;
@@ -158,10 +159,10 @@ public final class ConsumerRunner {
     @Override
     public void failing(Throwable cause, Duration retryIn) {
       LOG.error(
-          "event consumer round failed: bothy.consumer.name={} error.type={} error={}",
+          "event consumer round failed: bothy.consumer.name={} error.type={} sqlstate={}",
           name,
-          cause.getClass().getName(),
-          cause.getMessage());
+          ErrorFields.type(cause),
+          ErrorFields.sqlState(cause));
     }
 
     @Override
@@ -171,7 +172,11 @@ public final class ConsumerRunner {
 
     @Override
     public void ended(Throwable cause) {
-      LOG.error("event consumer thread ended unexpectedly: bothy.consumer.name={}", name, cause);
+      LOG.error(
+          "event consumer thread ended unexpectedly: bothy.consumer.name={} error.type={}",
+          name,
+          ErrorFields.type(cause),
+          ErrorFields.redacted(cause));
     }
   }
 }

@@ -6,8 +6,12 @@ import dev.bothy.sync.Event;
 import dev.bothy.sync.EventLog;
 import dev.bothy.sync.ReadResult;
 import dev.bothy.sync.domain.AppendRules;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
 
 /** The {@link EventLog} over the {@link EventRepository}. */
 public final class EventLogService implements EventLog {
@@ -33,6 +37,27 @@ public final class EventLogService implements EventLog {
   @Override
   public long minRetained() {
     return unitOfWork.join(repository::minRetained);
+  }
+
+  @Override
+  public Optional<List<Long>> numbersOf(List<UUID> ids, long afterSeq) {
+    if (afterSeq < 0) {
+      throw BothyException.invalid("read after a negative number: " + afterSeq);
+    }
+    List<UUID> wanted = List.copyOf(ids);
+    if (wanted.isEmpty()) {
+      return Optional.of(List.of());
+    }
+    Map<UUID, Long> found = unitOfWork.join(() -> repository.numbersOf(wanted, afterSeq));
+    List<Long> numbers = new ArrayList<>(wanted.size());
+    for (UUID id : wanted) {
+      Long seq = found.get(id);
+      if (seq == null) {
+        return Optional.empty();
+      }
+      numbers.add(seq);
+    }
+    return Optional.of(numbers);
   }
 
   @Override

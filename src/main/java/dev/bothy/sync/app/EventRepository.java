@@ -2,6 +2,8 @@ package dev.bothy.sync.app;
 
 import dev.bothy.sync.Event;
 import java.util.List;
+import java.util.Map;
+import java.util.UUID;
 
 /** The storage of the event log; called inside a unit of work only. */
 public interface EventRepository {
@@ -48,4 +50,14 @@ public interface EventRepository {
    * @return the events in number order
    */
   List<Event> readAfter(long afterSeq, int limit);
+
+  /**
+   * Reads the id and number of the first {@code limit} events after a number whose id is one of
+   * {@code ids}, in order of number.
+   *
+   * @param ids the ids looked for
+   * @param afterSeq the number to read after
+   * @return id to number, for those found
+   */
+  Map<UUID, Long> numbersOf(List<UUID> ids, long afterSeq);
 }

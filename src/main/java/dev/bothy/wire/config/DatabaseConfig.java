@@ -61,6 +61,15 @@ public class DatabaseConfig {
   /** Default of {@code database.txRetryMaxDelay}. */
   public static final Duration DEFAULT_TX_RETRY_MAX_DELAY = Duration.seconds(1);
 
+  /** Default of {@code database.metricsReadTimeout}. */
+  public static final Duration DEFAULT_METRICS_READ_TIMEOUT = Duration.seconds(1);
+
+  /**
+   * Upper bound of {@code database.metricsReadTimeout}, in seconds: Prometheus's default {@code
+   * scrape_timeout} is 10s, and the scrape must answer before it.
+   */
+  public static final long MAX_METRICS_READ_TIMEOUT_SECONDS = 5;
+
   /** Default of {@code database.listenReconnectBackoffCap}. */
   public static final Duration DEFAULT_LISTEN_RECONNECT_BACKOFF_CAP = Duration.seconds(30);
 
@@ -156,6 +165,16 @@ public class DatabaseConfig {
   @MinDuration(value = MIN_LISTEN_BACKOFF_CAP_MILLIS, unit = TimeUnit.MILLISECONDS)
   @JsonProperty
   private Duration listenReconnectBackoffCap = DEFAULT_LISTEN_RECONNECT_BACKOFF_CAP;
+
+  @Doc(
+      "Longest time a metrics scrape waits for the database reads of its gauges (consumer lag,"
+          + " event log head, job counts), all together; a read that takes longer leaves its"
+          + " series out of that scrape. Keep it well below the scrape_timeout of Prometheus.")
+  @NotNull
+  @MinDuration(value = 10, unit = TimeUnit.MILLISECONDS)
+  @MaxDuration(value = MAX_METRICS_READ_TIMEOUT_SECONDS, unit = TimeUnit.SECONDS)
+  @JsonProperty
+  private Duration metricsReadTimeout = DEFAULT_METRICS_READ_TIMEOUT;
 
   @Valid @NotNull @JsonProperty private EmbeddedConfig embedded = new EmbeddedConfig();
 
@@ -283,6 +302,15 @@ public class DatabaseConfig {
    */
   public Duration listenReconnectBackoffCap() {
     return listenReconnectBackoffCap;
+  }
+
+  /**
+   * Returns {@code database.metricsReadTimeout}.
+   *
+   * @return the longest wait of a scrape for the database
+   */
+  public Duration metricsReadTimeout() {
+    return metricsReadTimeout;
   }
 
   /**

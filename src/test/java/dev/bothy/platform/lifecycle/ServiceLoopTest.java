@@ -220,7 +220,9 @@ class ServiceLoopTest {
         .extracting(ILoggingEvent::getLevel, ILoggingEvent::getFormattedMessage)
         .containsExactly(
             org.assertj.core.groups.Tuple.tuple(
-                Level.WARN, "test fetch failed, retrying: queue=default error=database down"),
+                Level.WARN,
+                "test fetch failed, retrying: queue=default"
+                    + " error.type=java.lang.IllegalStateException sqlstate=none"),
             org.assertj.core.groups.Tuple.tuple(Level.INFO, "test fetch recovered: queue=default"));
   }
 

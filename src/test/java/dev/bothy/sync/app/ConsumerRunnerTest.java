@@ -516,5 +516,10 @@ class ConsumerRunnerTest {
     public List<Event> readAfter(long afterSeq, int limit) {
       throw new AssertionError();
     }
+
+    @Override
+    public java.util.Map<java.util.UUID, Long> numbersOf(List<java.util.UUID> ids, long afterSeq) {
+      throw new AssertionError();
+    }
   }
 }

@@ -1,6 +1,7 @@
 package dev.bothy.platform.jobs.runtime;
 
 import dev.bothy.kernel.Clock;
+import dev.bothy.kernel.ErrorFields;
 import dev.bothy.kernel.txn.UnitOfWork;
 import dev.bothy.platform.jobs.JobEnd;
 import dev.bothy.platform.jobs.JobMetrics;
@@ -97,9 +98,10 @@ final class JobCompleter {
       unitOfWork.run(() -> store.complete(rest, clock.now(), clientId));
     } catch (RuntimeException e) {
       LOG.warn(
-          "completing jobs at stop failed; they run again: jobs={} error={}",
+          "completing jobs at stop failed; they run again: jobs={} error.type={} sqlstate={}",
           rest.size(),
-          e.getMessage());
+          ErrorFields.type(e),
+          ErrorFields.sqlState(e));
     }
   }
 
@@ -137,18 +139,21 @@ final class JobCompleter {
         if (stopping) {
           LOG.warn(
               "recording a job's outcome failed during the stop; the hand back or the rescuer"
-                  + " takes it: bothy.job.id={} bothy.job.kind={} error={}",
+                  + " takes it: bothy.job.id={} bothy.job.kind={} error.type={} sqlstate={}",
               job.id(),
               job.kind(),
-              e.getMessage());
+              ErrorFields.type(e),
+              ErrorFields.sqlState(e));
           return;
         }
         if (!warned) {
           LOG.warn(
-              "recording a job's outcome failed, retrying: bothy.job.id={} bothy.job.kind={} error={}",
+              "recording a job's outcome failed, retrying: bothy.job.id={} bothy.job.kind={}"
+                  + " error.type={} sqlstate={}",
               job.id(),
               job.kind(),
-              e.getMessage());
+              ErrorFields.type(e),
+              ErrorFields.sqlState(e));
           warned = true;
         }
         try {
@@ -207,13 +212,15 @@ final class JobCompleter {
     metrics.worked(
         job.kind(), discarded ? JobMetrics.Outcome.DISCARDED : JobMetrics.Outcome.FAILED, nanos);
     LOG.warn(
-        "job attempt failed: bothy.job.id={} bothy.job.kind={} bothy.job.attempt={} max_attempts={} next={} error={}",
+        "job attempt failed: bothy.job.id={} bothy.job.kind={} bothy.job.attempt={} max_attempts={}"
+            + " next={} error.type={} sqlstate={}",
         job.id(),
         job.kind(),
         job.attempt(),
         job.maxAttempts(),
         discarded ? "discarded" : "retry in " + delay,
-        entry.error() + ": " + entry.message());
+        ErrorFields.type(failure),
+        ErrorFields.sqlState(failure));
   }
 
   private String cut(String message) {

@@ -1,6 +1,7 @@
 package dev.bothy.platform.jobs.runtime;
 
 import dev.bothy.kernel.Clock;
+import dev.bothy.kernel.ErrorFields;
 import dev.bothy.kernel.Ids;
 import dev.bothy.kernel.txn.UnitOfWork;
 import dev.bothy.platform.jobs.ArgsCodec;
@@ -235,8 +236,9 @@ public final class PgJobRuntime implements JobRuntime {
     } catch (RuntimeException e) {
       LOG.warn(
           "job runtime stop: handing back running jobs failed; the rescuer takes them after"
-              + " jobs.rescueAfter: error={}",
-          e.getMessage());
+              + " jobs.rescueAfter: error.type={} sqlstate={}",
+          ErrorFields.type(e),
+          ErrorFields.sqlState(e));
     }
   }
 

@@ -9,7 +9,9 @@ import dev.bothy.sync.Event;
 import dev.bothy.sync.ResourceRef;
 import dev.bothy.sync.app.EventRepository;
 import dev.bothy.sync.app.PendingEvent;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import org.jooq.impl.DSL;
@@ -112,6 +114,22 @@ public final class JooqEventRepository implements EventRepository {
         .orderBy(EVENT_LOG.SEQ)
         .limit(limit)
         .fetch(JooqEventRepository::toEvent);
+  }
+
+  @Override
+  public Map<UUID, Long> numbersOf(List<UUID> ids, long afterSeq) {
+    Map<UUID, Long> found = new HashMap<>();
+    // Ordered by seq with a limit: the primary key index is read forward from afterSeq and the
+    // read stops at the last id looked for, a few units after afterSeq.
+    PgTx.dsl()
+        .select(EVENT_LOG.ID, EVENT_LOG.SEQ)
+        .from(EVENT_LOG)
+        .where(EVENT_LOG.SEQ.gt(afterSeq))
+        .and(EVENT_LOG.ID.in(ids))
+        .orderBy(EVENT_LOG.SEQ)
+        .limit(ids.size())
+        .forEach(r -> found.put(r.value1(), r.value2()));
+    return found;
   }
 
   private static Event toEvent(EventLogRecord row) {

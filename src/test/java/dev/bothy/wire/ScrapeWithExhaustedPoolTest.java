@@ -1,0 +1,96 @@
+package dev.bothy.wire;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.bothy.testing.PgExtension;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A scrape of {@code /prometheus} while every connection of the pool is taken: the gauges that read
+ * the database wait at most {@code database.metricsReadTimeout} in all, far below {@code
+ * database.connectionTimeout}, and leave their series out instead of blocking the scrape.
+ */
+class ScrapeWithExhaustedPoolTest {
+  @RegisterExtension static final PgExtension PG = new PgExtension();
+
+  private static final Duration READ_TIMEOUT = Duration.ofMillis(300);
+  private static final Duration CONNECTION_TIMEOUT = Duration.ofSeconds(10);
+  private static final int POOL = 2;
+
+  @Test
+  void prometheus_answers_within_the_read_bound_while_the_pool_is_exhausted(@TempDir Path dir)
+      throws Exception {
+    ApiApp app =
+        ApiApp.start(
+            PG,
+            dir,
+            "database:\n  maxPoolSize: "
+                + POOL
+                + "\n  connectionTimeout: "
+                + CONNECTION_TIMEOUT.toSeconds()
+                + "s\n  metricsReadTimeout: "
+                + READ_TIMEOUT.toMillis()
+                + "ms\n");
+    CountDownLatch entered = new CountDownLatch(POOL);
+    CountDownLatch release = new CountDownLatch(1);
+    List<Thread> holders = new ArrayList<>();
+    try {
+      assertThat(scrape(app).body()).contains("bothy_event_log_head_seq ");
+      for (int i = 0; i < POOL; i++) {
+        Thread holder =
+            new Thread(
+                () ->
+                    app.unitOfWork()
+                        .run(
+                            () -> {
+                              entered.countDown();
+                              release.await();
+                              return null;
+                            }));
+        holder.start();
+        holders.add(holder);
+      }
+      assertThat(entered.await(30, TimeUnit.SECONDS)).as("every connection is taken").isTrue();
+      // The gauges cache a read for a second: the scrape below must read again.
+      Thread.sleep(1_100);
+
+      long began = System.nanoTime();
+      HttpResponse<String> response = scrape(app);
+      Duration took = Duration.ofNanos(System.nanoTime() - began);
+
+      assertThat(response.statusCode()).isEqualTo(200);
+      assertThat(took).isLessThan(READ_TIMEOUT.plusSeconds(2));
+      assertThat(response.body())
+          .as("a read that did not finish leaves its series out")
+          .doesNotContain("bothy_event_log_head_seq ")
+          .contains("bothy_event_log_appended_events");
+    } finally {
+      release.countDown();
+      for (Thread holder : holders) {
+        holder.join(TimeUnit.SECONDS.toMillis(30));
+      }
+      app.close();
+    }
+  }
+
+  private static HttpResponse<String> scrape(ApiApp app) throws Exception {
+    HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    return client.send(
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.adminPort() + "/prometheus"))
+            .timeout(Duration.ofSeconds(120))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+}
