@@ -12,6 +12,7 @@ import dev.bothy.platform.jobs.JobKind;
 import dev.bothy.platform.jobs.runtime.PgJobRuntime;
 import dev.bothy.platform.lifecycle.Lifecycle;
 import dev.bothy.platform.lifecycle.LoopLog;
+import dev.bothy.platform.lifecycle.Pause;
 import dev.bothy.platform.pg.Listener;
 import dev.bothy.platform.pg.PgTx;
 import dev.bothy.platform.pg.PoolSettings;
@@ -111,6 +112,7 @@ class LogsCarryNoDataTest {
         new ConsumerRunner(
             worker.consumers.freeze(),
             worker.consumers::round,
+            name -> {},
             new dev.bothy.sync.app.Waker() {
               @Override
               public void start(Runnable onWake) {}
@@ -119,6 +121,8 @@ class LogsCarryNoDataTest {
               public void close() {}
             },
             Duration.ofMillis(20),
+            Clock.system(),
+            Pause.real(),
             fatal::add);
     runner.start();
     cleanups.add(() -> runner.stop(Duration.ofSeconds(5)));

@@ -31,8 +31,8 @@ import java.util.concurrent.TimeUnit;
  * </ul>
  *
  * <p>Only registered consumers have gauges, so {@code /metrics} shows no gauge without a value for
- * a consumer this build does not run. One read of the states serves the lag gauges for a second;
- * it waits at most {@code database.metricsReadTimeout} ({@link ScrapeReads}). On an error or a
+ * a consumer this build does not run. One read of the states serves the lag gauges for a second; it
+ * waits at most {@code database.metricsReadTimeout} ({@link ScrapeReads}). On an error or a
  * timeout, or for a consumer without a cursor row, the series is absent (never blocking, never a
  * made-up zero).
  */

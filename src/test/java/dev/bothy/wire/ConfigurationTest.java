@@ -62,6 +62,8 @@ class ConfigurationTest {
         "consumer alert not below the retention | consumer:\\n  pendingAlertAfter: 30d"
             + " | consumer.pendingAlertAfter must be shorter than sync.eventRetention",
         "zero consumer batch | consumer:\\n  batchSize: 0 | consumer.batchSize",
+        "idempotency kept longer than the events | api:\\n  idempotencyRetention: 31d"
+            + " | api.idempotencyRetention must be shorter than sync.eventRetention",
         "removed consumer stop budget | shutdown:\\n  consumersTimeout: 5s"
             + " | shutdown.consumersTimeout",
       })

@@ -96,7 +96,7 @@ public class ApiConfig {
 
   @Doc(
       "How long the first response to an Idempotency-Key is kept and replayed; a retry after"
-          + " it appends again.")
+          + " it appends again. Must be shorter than sync.eventRetention.")
   @NotNull
   @MinDuration(value = 1, unit = TimeUnit.MINUTES)
   @JsonProperty

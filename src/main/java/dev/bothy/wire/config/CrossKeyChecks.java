@@ -40,6 +40,17 @@ public final class CrossKeyChecks {
           "consumer.pendingAlertAfter must be shorter than sync.eventRetention, or a stalled"
               + " consumer loses events before its alert fires");
     }
+    ApiConfig api = configuration.api();
+    if (api != null
+        && sync != null
+        && api.idempotencyRetention() != null
+        && sync.eventRetention() != null
+        && api.idempotencyRetention().toNanoseconds() >= sync.eventRetention().toNanoseconds()) {
+      // A replay renders the first response from the numbers of its events in the log.
+      problems.add(
+          "api.idempotencyRetention must be shorter than sync.eventRetention, or a retry finds"
+              + " its first response's events dropped from the log");
+    }
     if (sync != null && sync.tailSubscriberBuffer() < sync.tailBatchSize()) {
       problems.add(
           "sync.tailSubscriberBuffer must be at least sync.tailBatchSize, or one page of the tail"
