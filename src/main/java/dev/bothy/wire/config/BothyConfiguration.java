@@ -33,12 +33,17 @@ public class BothyConfiguration extends Configuration {
       "%-5p [%d{ISO8601,UTC}] [%property{bothy.role}] %c: %m%n%rEx";
 
   /**
-   * The loggers the default configuration sets to WARN: Liquibase, which logs a line per step of a
-   * migration (Bothy logs one summary line), and Dropwizard's admin environment, whose INFO line
-   * lists the tasks Bothy turns off.
+   * The loggers the default configuration quiets, with their level: Liquibase, which logs a line
+   * per step of a migration (Bothy logs one summary line), and Dropwizard's admin environment,
+   * whose INFO line lists the tasks Bothy turns off, at WARN; Jetty's HTTP parser at ERROR, since
+   * its WARN lines about a refused request quote the request's header values (the client gets a
+   * problem document, the log needs nothing of it).
    */
-  public static final List<String> QUIET_LOGGERS =
-      List.of("io.dropwizard.core.setup.AdminEnvironment", "liquibase");
+  public static final Map<String, String> QUIET_LOGGERS =
+      Map.of(
+          "io.dropwizard.core.setup.AdminEnvironment", "WARN",
+          "liquibase", "WARN",
+          "org.eclipse.jetty.http.HttpParser", "ERROR");
 
   @Valid @NotNull @JsonProperty private DatabaseConfig database = new DatabaseConfig();
 
@@ -64,7 +69,8 @@ public class BothyConfiguration extends Configuration {
       console.setLogFormat(DEFAULT_LOG_FORMAT);
       logging.setAppenders(List.of(console));
       Map<String, JsonNode> quiet = new LinkedHashMap<>();
-      QUIET_LOGGERS.forEach(name -> quiet.put(name, TextNode.valueOf("WARN")));
+      new java.util.TreeMap<>(QUIET_LOGGERS)
+          .forEach((name, level) -> quiet.put(name, TextNode.valueOf(level)));
       logging.setLoggers(quiet);
     }
   }
