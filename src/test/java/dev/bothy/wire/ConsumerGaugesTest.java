@@ -24,6 +24,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class ConsumerGaugesTest {
   @RegisterExtension static final PgExtension PG = new PgExtension();
 
+  private static final int POOL = 2;
+  private static final java.time.Duration READ_TIMEOUT = java.time.Duration.ofMillis(300);
+
   private static DropwizardTestSupport<BothyConfiguration> app;
 
   @BeforeAll
@@ -36,7 +39,10 @@ class ConsumerGaugesTest {
             application -> new RoleCommand(application, Role.API, "test"),
             ConfigOverride.config("database.url", PG::jdbcUrl),
             ConfigOverride.config("server.applicationConnectors[0].port", "0"),
-            ConfigOverride.config("server.adminConnectors[0].port", "0")) {
+            ConfigOverride.config("server.adminConnectors[0].port", "0"),
+            // A small pool and a short bound, so a test can take every connection.
+            ConfigOverride.config("database.maxPoolSize", Integer.toString(POOL)),
+            ConfigOverride.config("database.metricsReadTimeout", READ_TIMEOUT.toMillis() + "ms")) {
           @Override
           public Application<BothyConfiguration> newApplication() {
             return new BothyApplication(
@@ -106,6 +112,70 @@ class ConsumerGaugesTest {
           .singleElement()
           .satisfies(s -> assertThat(s.lag()).isEqualTo(1));
     } finally {
+      try (java.sql.Connection c = PG.owner().getConnection();
+          java.sql.Statement st = c.createStatement()) {
+        st.execute("DELETE FROM event_consumer_cursors");
+      }
+    }
+  }
+
+  @Test
+  void with_every_connection_taken_a_scrape_answers_within_the_bound_without_the_lag_series()
+      throws Exception {
+    long head = assembly().eventLog().head();
+    try (java.sql.Connection c = PG.owner().getConnection();
+        java.sql.Statement st = c.createStatement()) {
+      st.execute(
+          "INSERT INTO event_consumer_cursors (name, last_seq) VALUES ('push', " + head + ")");
+    }
+    java.util.concurrent.CountDownLatch entered = new java.util.concurrent.CountDownLatch(POOL);
+    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+    List<Thread> holders = new java.util.ArrayList<>();
+    try {
+      String before = "";
+      long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+      while (!before.contains("bothy_event_consumer_lag{") && System.nanoTime() < deadline) {
+        Thread.sleep(200);
+        before = Http.get(app.getAdminPort(), "/prometheus").body();
+      }
+      assertThat(before).contains("bothy_event_consumer_lag{bothy_consumer_name=\"push\"}");
+      for (int i = 0; i < POOL; i++) {
+        Thread holder =
+            new Thread(
+                () ->
+                    assembly()
+                        .unitOfWork()
+                        .run(
+                            () -> {
+                              entered.countDown();
+                              release.await();
+                              return null;
+                            }));
+        holder.start();
+        holders.add(holder);
+      }
+      assertThat(entered.await(30, java.util.concurrent.TimeUnit.SECONDS))
+          .as("every connection is taken")
+          .isTrue();
+      // The gauges cache a read for a second: the scrape below must read again.
+      Thread.sleep(1_100);
+
+      long began = System.nanoTime();
+      String during = Http.get(app.getAdminPort(), "/prometheus").body();
+      java.time.Duration took = java.time.Duration.ofNanos(System.nanoTime() - began);
+
+      assertThat(took).isLessThan(READ_TIMEOUT.plusSeconds(2));
+      assertThat(during)
+          .as("a read that did not finish leaves the lag series out, never a made-up value")
+          .doesNotContain("bothy_event_consumer_lag{")
+          .doesNotContain("bothy_event_consumer_pending_age_seconds{")
+          .as("read from memory: still there")
+          .contains("bothy_event_consumer_registered{bothy_consumer_name=\"push\"} 1.0");
+    } finally {
+      release.countDown();
+      for (Thread holder : holders) {
+        holder.join(java.util.concurrent.TimeUnit.SECONDS.toMillis(30));
+      }
       try (java.sql.Connection c = PG.owner().getConnection();
           java.sql.Statement st = c.createStatement()) {
         st.execute("DELETE FROM event_consumer_cursors");
