@@ -105,7 +105,18 @@ public final class TelemetryNames {
                   "data_directory",
                   "port",
                   "pid",
-                  "server_version"))
+                  "server_version",
+                  // The start: role, build and schema versions, the instance, the hooks.
+                  "role",
+                  "version",
+                  "hooks",
+                  "instance_id",
+                  "setup_completed",
+                  "schema_version",
+                  "database_schema_version",
+                  "binary_schema_version",
+                  "min_server_version",
+                  "changesets_applied"))
           .toList();
 
   private TelemetryNames() {}

@@ -15,15 +15,21 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The log lines of the modules that handle data (sync: consumers, tail and listener waker; the
- * platform: job runtime, listener, unit of work and loops; the API) read in their source: every
- * {@code key=} they write is in {@link TelemetryNames#LOG_KEYS}, no statement logs an exception's
- * message, and an exception handed to a logger goes through {@code ErrorFields.redacted}. The
- * captured-output side of the same rule is {@code LogsCarryNoDataTest}.
+ * The log lines of every module (sync: consumers, tail and listener waker; the platform: job
+ * runtime, listener, unit of work and loops; the API; the instance; the wiring) read in their
+ * source: every {@code key=} they write is in {@link TelemetryNames#LOG_KEYS}, no statement logs an
+ * exception's message, and an exception handed to a logger goes through {@code
+ * ErrorFields.redacted}. The captured-output side of the same rule is {@code LogsCarryNoDataTest}.
  */
 class LogKeysTest {
   private static final List<String> MODULES =
-      List.of("dev/bothy/sync", "dev/bothy/platform", "dev/bothy/api");
+      List.of(
+          "dev/bothy/sync",
+          "dev/bothy/platform",
+          "dev/bothy/api",
+          "dev/bothy/instance",
+          "dev/bothy/wire",
+          "dev/bothy/kernel");
 
   // key={} in a format string, or "key=" + value in a context string.
   private static final Pattern KEY =
