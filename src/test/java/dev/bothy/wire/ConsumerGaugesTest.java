@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bothy.platform.lifecycle.Role;
 import dev.bothy.sync.ConsumerName;
+import dev.bothy.testing.HeldConnections;
 import dev.bothy.testing.Http;
 import dev.bothy.testing.PgExtension;
 import dev.bothy.wire.config.BothyConfiguration;
@@ -128,9 +129,6 @@ class ConsumerGaugesTest {
       st.execute(
           "INSERT INTO event_consumer_cursors (name, last_seq) VALUES ('push', " + head + ")");
     }
-    java.util.concurrent.CountDownLatch entered = new java.util.concurrent.CountDownLatch(POOL);
-    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
-    List<Thread> holders = new java.util.ArrayList<>();
     try {
       String before = "";
       long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
@@ -139,43 +137,26 @@ class ConsumerGaugesTest {
         before = Http.get(app.getAdminPort(), "/prometheus").body();
       }
       assertThat(before).contains("bothy_event_consumer_lag{bothy_consumer_name=\"push\"}");
-      for (int i = 0; i < POOL; i++) {
-        Thread holder =
-            new Thread(
-                () ->
-                    assembly()
-                        .unitOfWork()
-                        .run(
-                            () -> {
-                              entered.countDown();
-                              release.await();
-                              return null;
-                            }));
-        holder.start();
-        holders.add(holder);
+      HeldConnections held = HeldConnections.take(assembly().unitOfWork(), POOL);
+      try {
+        // The gauges cache a read for a second: the scrape below must read again.
+        Thread.sleep(1_100);
+
+        long began = System.nanoTime();
+        String during = Http.get(app.getAdminPort(), "/prometheus").body();
+        java.time.Duration took = java.time.Duration.ofNanos(System.nanoTime() - began);
+
+        assertThat(took).isLessThan(READ_TIMEOUT.plusSeconds(2));
+        assertThat(during)
+            .as("a read that did not finish leaves the lag series out, never a made-up value")
+            .doesNotContain("bothy_event_consumer_lag{")
+            .doesNotContain("bothy_event_consumer_pending_age_seconds{")
+            .as("read from memory: still there")
+            .contains("bothy_event_consumer_registered{bothy_consumer_name=\"push\"} 1.0");
+      } finally {
+        held.close();
       }
-      assertThat(entered.await(30, java.util.concurrent.TimeUnit.SECONDS))
-          .as("every connection is taken")
-          .isTrue();
-      // The gauges cache a read for a second: the scrape below must read again.
-      Thread.sleep(1_100);
-
-      long began = System.nanoTime();
-      String during = Http.get(app.getAdminPort(), "/prometheus").body();
-      java.time.Duration took = java.time.Duration.ofNanos(System.nanoTime() - began);
-
-      assertThat(took).isLessThan(READ_TIMEOUT.plusSeconds(2));
-      assertThat(during)
-          .as("a read that did not finish leaves the lag series out, never a made-up value")
-          .doesNotContain("bothy_event_consumer_lag{")
-          .doesNotContain("bothy_event_consumer_pending_age_seconds{")
-          .as("read from memory: still there")
-          .contains("bothy_event_consumer_registered{bothy_consumer_name=\"push\"} 1.0");
     } finally {
-      release.countDown();
-      for (Thread holder : holders) {
-        holder.join(java.util.concurrent.TimeUnit.SECONDS.toMillis(30));
-      }
       try (java.sql.Connection c = PG.owner().getConnection();
           java.sql.Statement st = c.createStatement()) {
         st.execute("DELETE FROM event_consumer_cursors");

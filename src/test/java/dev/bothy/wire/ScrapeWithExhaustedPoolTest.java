@@ -2,6 +2,7 @@ package dev.bothy.wire;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.bothy.testing.HeldConnections;
 import dev.bothy.testing.PgExtension;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -9,10 +10,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,44 +40,27 @@ class ScrapeWithExhaustedPoolTest {
                 + "s\n  metricsReadTimeout: "
                 + READ_TIMEOUT.toMillis()
                 + "ms\n");
-    CountDownLatch entered = new CountDownLatch(POOL);
-    CountDownLatch release = new CountDownLatch(1);
-    List<Thread> holders = new ArrayList<>();
     try {
       assertThat(scrape(app).body()).contains("bothy_event_log_head_seq ");
-      for (int i = 0; i < POOL; i++) {
-        Thread holder =
-            new Thread(
-                () ->
-                    app.unitOfWork()
-                        .run(
-                            () -> {
-                              entered.countDown();
-                              release.await();
-                              return null;
-                            }));
-        holder.start();
-        holders.add(holder);
+      HeldConnections held = HeldConnections.take(app.unitOfWork(), POOL);
+      try {
+        // The gauges cache a read for a second: the scrape below must read again.
+        Thread.sleep(1_100);
+
+        long began = System.nanoTime();
+        HttpResponse<String> response = scrape(app);
+        Duration took = Duration.ofNanos(System.nanoTime() - began);
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(took).isLessThan(READ_TIMEOUT.plusSeconds(2));
+        assertThat(response.body())
+            .as("a read that did not finish leaves its series out")
+            .doesNotContain("bothy_event_log_head_seq ")
+            .contains("bothy_event_log_appended_events");
+      } finally {
+        held.close();
       }
-      assertThat(entered.await(30, TimeUnit.SECONDS)).as("every connection is taken").isTrue();
-      // The gauges cache a read for a second: the scrape below must read again.
-      Thread.sleep(1_100);
-
-      long began = System.nanoTime();
-      HttpResponse<String> response = scrape(app);
-      Duration took = Duration.ofNanos(System.nanoTime() - began);
-
-      assertThat(response.statusCode()).isEqualTo(200);
-      assertThat(took).isLessThan(READ_TIMEOUT.plusSeconds(2));
-      assertThat(response.body())
-          .as("a read that did not finish leaves its series out")
-          .doesNotContain("bothy_event_log_head_seq ")
-          .contains("bothy_event_log_appended_events");
     } finally {
-      release.countDown();
-      for (Thread holder : holders) {
-        holder.join(TimeUnit.SECONDS.toMillis(30));
-      }
       app.close();
     }
   }
