@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import dev.bothy.kernel.SettableClock;
 import dev.bothy.sync.ConsumerName;
 import dev.bothy.sync.adapters.postgres.JooqPartitionRepository;
+import dev.bothy.testing.CapturedLog;
 import dev.bothy.testing.ConsumerFixture;
 import dev.bothy.testing.PgExtension;
 import java.sql.Connection;
@@ -21,7 +21,6 @@ import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.slf4j.LoggerFactory;
 
 /**
  * A consumer that falls behind the retention of the log: the real partition maintenance, on a
@@ -87,11 +86,7 @@ class ConsumerRetentionTest {
     assertThat(dropped.dropped()).hasSize(2);
     assertThat(worker.log.log.minRetained()).isEqualTo(1_000_011);
 
-    ch.qos.logback.classic.Logger logger =
-        (ch.qos.logback.classic.Logger) LoggerFactory.getLogger(ConsumerService.class);
-    ListAppender<ILoggingEvent> logs = new ListAppender<>();
-    logs.start();
-    logger.addAppender(logs);
+    CapturedLog logs = CapturedLog.of(ConsumerService.class);
     try {
       assertThat(worker.consumers.round(ConsumerName.WEBHOOKS).processed())
           .as("the kept events 1000011..1000018")
@@ -101,7 +96,7 @@ class ConsumerRetentionTest {
       assertThat(worker.consumers.round(ConsumerName.WEBHOOKS).processed()).isEqualTo(2);
       assertThat(worker.consumers.round(ConsumerName.WEBHOOKS)).isEqualTo(RoundResult.IDLE);
     } finally {
-      logger.detachAppender(logs);
+      logs.close();
     }
 
     assertThat(scalar("SELECT last_seq FROM event_consumer_cursors")).isEqualTo(1_000_020);
@@ -111,7 +106,7 @@ class ConsumerRetentionTest {
             java.util.stream.LongStream.rangeClosed(1_000_011, 1_000_020).boxed().toList());
     assertThat(perSeq.values()).containsOnly(2L);
     List<ILoggingEvent> losses =
-        logs.list.stream()
+        logs.events().stream()
             .filter(e -> e.getFormattedMessage().startsWith("event consumer lost events"))
             .toList();
     assertThat(losses)

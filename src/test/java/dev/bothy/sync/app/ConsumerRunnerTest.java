@@ -8,6 +8,7 @@ import dev.bothy.platform.lifecycle.Lifecycle;
 import dev.bothy.platform.lifecycle.Pause;
 import dev.bothy.sync.ConsumerName;
 import dev.bothy.sync.Event;
+import dev.bothy.testing.CapturedLog;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -187,12 +188,7 @@ class ConsumerRunnerTest {
 
   @Test
   void an_outage_logs_one_failure_and_one_recovery() throws Exception {
-    ch.qos.logback.classic.Logger logger =
-        (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(ConsumerRunner.class);
-    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> logs =
-        new ch.qos.logback.core.read.ListAppender<>();
-    logs.start();
-    logger.addAppender(logs);
+    CapturedLog logs = CapturedLog.of(ConsumerRunner.class);
     try {
       // Every retry wait passes on the clock at once.
       time.flowing = true;
@@ -205,10 +201,10 @@ class ConsumerRunnerTest {
       start(script);
       await("the rounds after the outage", () -> script.calls.get() >= 5);
     } finally {
-      logger.detachAppender(logs);
+      logs.close();
     }
     List<String> messages =
-        logs.list.stream()
+        logs.events().stream()
             .map(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
             .filter(m -> m.startsWith("event consumer"))
             .filter(m -> !m.startsWith("event consumers"))

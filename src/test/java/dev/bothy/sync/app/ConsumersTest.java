@@ -9,6 +9,7 @@ import dev.bothy.sync.ConsumerName;
 import dev.bothy.sync.ConsumerState;
 import dev.bothy.sync.adapters.postgres.ListenerWaker;
 import dev.bothy.sync.domain.ConsumerGap;
+import dev.bothy.testing.CapturedLog;
 import dev.bothy.testing.ConsumerFixture;
 import dev.bothy.testing.PgExtension;
 import java.sql.Connection;
@@ -527,22 +528,17 @@ class ConsumersTest {
     worker.log.append(ConsumerFixture.ALEX, 5);
     // Retention removes a prefix of the log (whole partitions); the owner removes the same here.
     owner("DELETE FROM event_log WHERE seq <= " + (start + 2));
-    ch.qos.logback.classic.Logger logger =
-        (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(ConsumerService.class);
-    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> logs =
-        new ch.qos.logback.core.read.ListAppender<>();
-    logs.start();
-    logger.addAppender(logs);
+    CapturedLog logs = CapturedLog.of(ConsumerService.class);
     try {
       RoundResult result = worker.consumers.round(ConsumerName.WEBHOOKS);
       assertThat(result.processed()).isEqualTo(3);
     } finally {
-      logger.detachAppender(logs);
+      logs.close();
     }
     assertThat(cursor(ConsumerName.WEBHOOKS)).isEqualTo(start + 5);
     Map<Long, Long> perSeq = jobsPerSeq();
     assertThat(perSeq).containsOnlyKeys(start + 3, start + 4, start + 5);
-    assertThat(logs.list)
+    assertThat(logs.events())
         .singleElement()
         .satisfies(
             e -> {
@@ -653,27 +649,22 @@ class ConsumersTest {
     long start = head();
     worker.log.append(ConsumerFixture.ALEX, 5);
     owner("DELETE FROM event_log WHERE seq <= " + (start + 2));
-    ch.qos.logback.classic.Logger logger =
-        (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(ConsumerService.class);
-    ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> logs =
-        new ch.qos.logback.core.read.ListAppender<>();
-    logs.start();
-    logger.addAppender(logs);
+    CapturedLog logs = CapturedLog.of(ConsumerService.class);
     try {
       for (int i = 0; i < 2; i++) {
         assertThatThrownBy(() -> worker.consumers.round(ConsumerName.WEBHOOKS))
             .hasMessageContaining("Sam's handler failed");
       }
-      assertThat(logs.list).as("a round that rolled back logs no loss").isEmpty();
+      assertThat(logs.events()).as("a round that rolled back logs no loss").isEmpty();
       mode.set(2);
       assertThat(worker.consumers.round(ConsumerName.WEBHOOKS).processed()).isEqualTo(3);
       assertThat(worker.consumers.round(ConsumerName.WEBHOOKS)).isEqualTo(RoundResult.IDLE);
     } finally {
-      logger.detachAppender(logs);
+      logs.close();
     }
     assertThat(cursor(ConsumerName.WEBHOOKS)).isEqualTo(start + 5);
     assertThat(jobsPerSeq()).containsOnlyKeys(start + 3, start + 4, start + 5);
-    assertThat(logs.list)
+    assertThat(logs.events())
         .as("one line, after the commit, although a retried attempt planned the same skip")
         .singleElement()
         .satisfies(
