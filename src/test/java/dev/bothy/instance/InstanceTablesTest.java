@@ -5,10 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.bothy.testing.PgExtension;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
@@ -54,7 +52,9 @@ class InstanceTablesTest {
 
   @Test
   void the_changeset_creates_the_three_counters_at_zero() throws SQLException {
-    assertThat(query(PG.app(), "SELECT name || '=' || value FROM sequence_counters ORDER BY name"))
+    assertThat(
+            PgExtension.rows(
+                PG.app(), "SELECT name || '=' || value FROM sequence_counters ORDER BY name"))
         .containsExactly("audit_seq=0", "event_seq=0", "permission_version=0");
   }
 
@@ -95,11 +95,12 @@ class InstanceTablesTest {
         .hasMessageContaining("permission denied");
     assertThatThrownBy(() -> execute(PG.app(), "UPDATE instance SET min_server_version = '9.9.9'"))
         .hasMessageContaining("permission denied");
-    assertThat(query(PG.app(), "SELECT count(*)::text FROM instance")).containsExactly("1");
+    assertThat(PgExtension.rows(PG.app(), "SELECT count(*)::text FROM instance"))
+        .containsExactly("1");
   }
 
   private static List<String> columns(String table) throws SQLException {
-    return query(
+    return PgExtension.rows(
         PG.owner(),
         "SELECT column_name || ' ' || data_type || ' ' || is_nullable || ' '"
             + " || coalesce(column_default, 'null')"
@@ -110,24 +111,12 @@ class InstanceTablesTest {
   }
 
   private static List<String> constraints(String table) throws SQLException {
-    return query(
+    return PgExtension.rows(
         PG.owner(),
         "SELECT conname || ' ' || contype::text || ' ' || pg_get_constraintdef(oid)"
             + " FROM pg_constraint WHERE conrelid = 'public."
             + table
             + "'::regclass AND contype <> 'n' ORDER BY conname");
-  }
-
-  private static List<String> query(DataSource ds, String sql) throws SQLException {
-    List<String> rows = new ArrayList<>();
-    try (Connection c = ds.getConnection();
-        Statement st = c.createStatement();
-        ResultSet rs = st.executeQuery(sql)) {
-      while (rs.next()) {
-        rows.add(rs.getString(1));
-      }
-    }
-    return rows;
   }
 
   /** Runs the statements in one transaction and rolls it back, also when one of them fails. */

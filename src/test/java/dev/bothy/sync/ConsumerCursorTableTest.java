@@ -5,14 +5,12 @@ import static org.assertj.core.api.Assertions.fail;
 
 import dev.bothy.testing.PgExtension;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -30,7 +28,7 @@ class ConsumerCursorTableTest {
   @Test
   void the_columns_have_the_types_nullability_and_defaults_of_the_data_model() throws SQLException {
     assertThat(
-            query(
+            PgExtension.rows(
                 PG.owner(),
                 "SELECT column_name || ' ' || data_type || ' ' || is_nullable || ' '"
                     + " || coalesce(column_default, 'null')"
@@ -56,7 +54,7 @@ class ConsumerCursorTableTest {
   @Test
   void the_name_check_lists_exactly_the_consumer_names_of_the_code() throws SQLException {
     List<String> definitions =
-        query(
+        PgExtension.rows(
             PG.owner(),
             "SELECT pg_get_constraintdef(oid) FROM pg_constraint WHERE conrelid = 'public."
                 + TABLE
@@ -76,7 +74,7 @@ class ConsumerCursorTableTest {
   @Test
   void the_runtime_role_may_select_insert_and_update_and_nothing_else() throws SQLException {
     List<String> granted =
-        query(
+        PgExtension.rows(
             PG.owner(),
             "SELECT privilege_type FROM information_schema.role_table_grants"
                 + " WHERE table_schema = 'public' AND table_name = '"
@@ -85,7 +83,7 @@ class ConsumerCursorTableTest {
     assertThat(granted).containsExactly("INSERT", "SELECT", "UPDATE");
     for (String denied : List.of("DELETE", "TRUNCATE", "REFERENCES", "TRIGGER")) {
       assertThat(
-              query(
+              PgExtension.rows(
                   PG.owner(),
                   "SELECT has_table_privilege('bothy_app', 'public."
                       + TABLE
@@ -96,7 +94,7 @@ class ConsumerCursorTableTest {
           .containsExactly("false");
     }
     assertThat(
-            query(
+            PgExtension.rows(
                 PG.owner(),
                 "SELECT count(*)::text FROM information_schema.role_table_grants"
                     + " WHERE table_schema = 'public' AND table_name = '"
@@ -126,24 +124,12 @@ class ConsumerCursorTableTest {
   }
 
   private static List<String> constraints() throws SQLException {
-    return query(
+    return PgExtension.rows(
         PG.owner(),
         "SELECT conname || ' ' || contype::text"
             + " || CASE WHEN contype = 'c' THEN '' ELSE ' ' || pg_get_constraintdef(oid) END"
             + " FROM pg_constraint WHERE conrelid = 'public."
             + TABLE
             + "'::regclass AND contype <> 'n' ORDER BY conname");
-  }
-
-  private static List<String> query(DataSource ds, String sql) throws SQLException {
-    List<String> rows = new ArrayList<>();
-    try (Connection c = ds.getConnection();
-        Statement st = c.createStatement();
-        ResultSet rs = st.executeQuery(sql)) {
-      while (rs.next()) {
-        rows.add(rs.getString(1));
-      }
-    }
-    return rows;
   }
 }

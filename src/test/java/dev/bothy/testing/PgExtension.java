@@ -181,6 +181,27 @@ public final class PgExtension implements BeforeAllCallback, AfterAllCallback {
         .recordMigration(Migrator.SCHEMA_VERSION, Migrator.MIN_SERVER_VERSION);
   }
 
+  /**
+   * Runs a query and returns its first column as text, row by row: for tests that compare what the
+   * catalog says with what they expect.
+   *
+   * @param dataSource where to run it
+   * @param sql the query
+   * @return the first column of each row, in the query's order
+   * @throws SQLException when the query fails
+   */
+  public static List<String> rows(DataSource dataSource, String sql) throws SQLException {
+    List<String> rows = new ArrayList<>();
+    try (Connection c = dataSource.getConnection();
+        Statement st = c.createStatement();
+        java.sql.ResultSet rs = st.executeQuery(sql)) {
+      while (rs.next()) {
+        rows.add(rs.getString(1));
+      }
+    }
+    return rows;
+  }
+
   private static synchronized Server server() {
     if (server == null) {
       server = Server.start();
