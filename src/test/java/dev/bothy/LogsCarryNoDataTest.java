@@ -247,7 +247,13 @@ class LogsCarryNoDataTest {
   /** Every captured line with its stack trace, as an appender would write it. */
   private List<String> lines() {
     List<String> lines = new ArrayList<>();
-    for (ILoggingEvent e : List.copyOf(captured.list)) {
+    List<ILoggingEvent> events;
+    // Runtime threads append while the test reads: Logback appends under the appender's lock, so
+    // the copy takes it too (an unlocked copy can see a slot before its event and throw).
+    synchronized (captured) {
+      events = List.copyOf(captured.list);
+    }
+    for (ILoggingEvent e : events) {
       IThrowableProxy thrown = e.getThrowableProxy();
       lines.add(
           e.getLoggerName()
