@@ -7,6 +7,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.function.Predicate;
 
 /** Small HTTP and port helpers for tests on loopback. */
 public final class Http {
@@ -35,6 +36,30 @@ public final class Http {
             .build();
     HttpResponse<String> response = CLIENT.send(request, HttpResponse.BodyHandlers.ofString());
     return new Response(response.statusCode(), response.body());
+  }
+
+  /**
+   * Sends GETs to the loopback until a body satisfies {@code done}, for at most 30 seconds: for a
+   * page whose content comes after what the test waited for, such as a gauge that reads the
+   * database within {@code database.metricsReadTimeout} and caches the read for a second, or a
+   * timer a worker updates after its job's row commits. The caller asserts on the body returned.
+   *
+   * @param port the port
+   * @param path the path
+   * @param done what the body must show
+   * @return the first body that satisfies {@code done}, else the last one read
+   * @throws IOException when nothing answers
+   * @throws InterruptedException when interrupted
+   */
+  public static String getUntil(int port, String path, Predicate<String> done)
+      throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    String body = get(port, path).body();
+    while (!done.test(body) && System.nanoTime() < deadline) {
+      Thread.sleep(100);
+      body = get(port, path).body();
+    }
+    return body;
   }
 
   /**

@@ -96,7 +96,15 @@ class InProcessAppTest {
       dev.bothy.sync.TailSignal signal = sub.poll(java.time.Duration.ofSeconds(20)).orElseThrow();
       assertThat(((dev.bothy.sync.TailSignal.Delivered) signal).event().seq()).isEqualTo(head + 1);
     }
-    String prometheus = Http.get(app.getAdminPort(), "/prometheus").body();
+    // The log gauges read the database within database.metricsReadTimeout and cache the read
+    // for a second: a scrape can miss them for a moment.
+    String prometheus =
+        Http.getUntil(
+            app.getAdminPort(),
+            "/prometheus",
+            body ->
+                body.contains("bothy_event_log_head_seq")
+                    && body.contains("bothy_event_log_min_retained_seq"));
     assertThat(prometheus)
         .contains("bothy_event_log_head_seq")
         .contains("bothy_event_log_min_retained_seq")
@@ -138,7 +146,17 @@ class InProcessAppTest {
     }
     assertThat(cleaned).as("the idempotency key cleaner ran too").hasSize(1);
 
-    String prometheus = Http.get(app.getAdminPort(), "/prometheus").body();
+    // The job counts are a cached database read, and a worker updates its work timer after the
+    // completion can already be seen: wait for the scrape that shows both jobs.
+    String prometheus =
+        Http.getUntil(
+            app.getAdminPort(),
+            "/prometheus",
+            body ->
+                body.contains(
+                        "bothy_jobs{bothy_job_state=\"completed\",bothy_queue=\"maintenance\"} 2.0")
+                    && body.contains(
+                        "bothy_jobs_work_seconds_count{bothy_job_kind=\"sync.partition_maintenance\"}"));
     assertThat(prometheus)
         .contains("bothy_jobs{bothy_job_state=\"completed\",bothy_queue=\"maintenance\"} 2.0")
         .contains("bothy_jobs{bothy_job_state=\"discarded\",bothy_queue=\"default\"} 0.0")

@@ -121,7 +121,17 @@ class ServerRolesTest {
         ChildJvm.start(
             ProbeWorker.class.getName(), dir, List.of(), Map.of(), "api", config.toString())) {
       awaitReady(api, admin);
-      assertThat(Http.get(admin, "/prometheus").body())
+      // The gauges read the database within database.metricsReadTimeout; the first reads of a
+      // fresh process can take longer and leave their series out of that scrape.
+      String gauges =
+          Http.getUntil(
+              admin,
+              "/prometheus",
+              body ->
+                  body.contains("bothy_event_consumer_lag{")
+                      && body.contains("bothy_event_consumer_pending_age_seconds{")
+                      && body.contains("bothy_jobs{"));
+      assertThat(gauges)
           .contains("bothy_event_consumer_lag{bothy_consumer_name=\"webhooks\"}")
           .contains("bothy_event_consumer_pending_age_seconds{bothy_consumer_name=\"webhooks\"}")
           .contains("bothy_jobs{bothy_job_state=\"available\",bothy_queue=\"default\"}");
