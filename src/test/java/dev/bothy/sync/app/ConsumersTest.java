@@ -366,6 +366,7 @@ class ConsumersTest {
       Future<RoundResult> cancelled =
           cancelThread.submit(() -> worker.consumers.round(ConsumerName.WEBHOOKS));
       assertThat(cancellable.await(10, TimeUnit.SECONDS)).isTrue();
+      awaitSleepOnTheServer(backend);
       worker.consumers.cancelRound(ConsumerName.WEBHOOKS);
       assertThatThrownBy(() -> cancelled.get(10, TimeUnit.SECONDS))
           .hasRootCauseInstanceOf(java.sql.SQLException.class);
@@ -748,6 +749,7 @@ class ConsumersTest {
         ConsumerRunner r = runner(worker, silent(), LONG_POLL);
         r.start();
         assertThat(blocked.await(10, TimeUnit.SECONDS)).isTrue();
+        awaitSleepOnTheServer(backend);
         r.stop(Duration.ofMillis(100));
         // At once: the statement is cancelled on the server, not left to run after the stop.
         await(
@@ -765,6 +767,21 @@ class ConsumersTest {
     }
     assertThat(cursor(ConsumerName.WEBHOOKS)).as("the cursor did not move").isEqualTo(start);
     return new Visible(jobsPerSeq(), cursor(ConsumerName.WEBHOOKS));
+  }
+
+  /**
+   * Waits until the backend runs the handler's {@code pg_sleep}: the handler counts its latch down
+   * just before it sends the statement, and a cancel request that reaches the backend before the
+   * statement does is ignored, which would leave the sleep to run its minute.
+   */
+  private static void awaitSleepOnTheServer(AtomicLong backend) throws InterruptedException {
+    String sql =
+        "SELECT count(*) FROM pg_stat_activity WHERE pid = "
+            + backend.get()
+            + " AND state = 'active' AND query LIKE 'select pg_sleep%'";
+    await(
+        "the handler's pg_sleep runs on the server",
+        () -> quietly(() -> superuserScalar(sql) == 1));
   }
 
   /** Records the unit's backend, then blocks in a statement, as a slow handler would. */
@@ -833,6 +850,7 @@ class ConsumersTest {
         });
     r.start();
     assertThat(blocked.await(10, TimeUnit.SECONDS)).isTrue();
+    awaitSleepOnTheServer(backend);
 
     long began = System.nanoTime();
     lifecycle.stop();
@@ -842,9 +860,10 @@ class ConsumersTest {
         .singleElement()
         .satisfies(b -> assertThat(b).isBetween(total.minusMillis(500), total));
     assertThat(took).as("the stop keeps to shutdown.totalTimeout").isLessThan(total.plusSeconds(1));
+    // Far below the handler's 60 s sleep, so only a cancelled statement gets there in time.
     await(
         "the round's backend left its transaction at once",
-        Duration.ofSeconds(1),
+        Duration.ofSeconds(5),
         () ->
             quietly(
                 () ->
