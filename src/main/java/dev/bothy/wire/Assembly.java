@@ -2,6 +2,7 @@ package dev.bothy.wire;
 
 import dev.bothy.api.ApiModule;
 import dev.bothy.api.http.ProblemMapper;
+import dev.bothy.bus.BusModule;
 import dev.bothy.instance.InstanceModule;
 import dev.bothy.instance.InstanceRecord;
 import dev.bothy.kernel.BuildInfo;
@@ -28,6 +29,7 @@ import io.dropwizard.core.server.DefaultServerFactory;
 import io.dropwizard.core.setup.Environment;
 import io.opentelemetry.api.GlobalOpenTelemetry;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import org.eclipse.jetty.server.Server;
 import org.slf4j.Logger;
@@ -35,10 +37,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The object graph of one Bothy process: it composes the modules' wiring entries per role, in the
- * order of DESIGN.md section 5 (pool, modules, start checks, tail and HTTP API in {@code api} and
- * {@code all}, job workers and worker consumers in {@code worker} and {@code all}), and hands every
- * module the one {@link Clock} of the process. Each module builds itself from its settings record;
- * nothing else happens here.
+ * order of DESIGN.md section 5 (pool, modules, start checks, the bus when {@code bus.nats.url} is
+ * set, tail and HTTP API in {@code api} and {@code all}, job workers and worker consumers in {@code
+ * worker} and {@code all}), and hands every module the one {@link Clock} of the process. Each
+ * module builds itself from its settings record; nothing else happens here.
  */
 final class Assembly {
   private static final Logger LOG = LoggerFactory.getLogger(Assembly.class);
@@ -53,6 +55,7 @@ final class Assembly {
   private final JobsModule jobs;
   private final SyncModule sync;
   private final ScrapeReads scrapeReads;
+  private final Optional<BusModule> bus;
   private LogTail tail;
 
   private Assembly(
@@ -113,6 +116,12 @@ final class Assembly {
       lifecycle.onStart(
           "database", () -> LOG.info("database connected: {}", PgProbe.describe(dataSource)));
       instance.checkAtStart(lifecycle, readiness);
+      // The bus only with bus.nats.url: the embedded default needs no NATS. Its start step
+      // connects and ensures the streams before the tail, the workers and the connectors.
+      bus = config.bus().settings(config.sync(), "bothy-" + role.code()).map(BusModule::new);
+      bus.ifPresentOrElse(
+          b -> b.start(lifecycle),
+          () -> LOG.info("bus.nats.url is not set: no NATS connection and no relay"));
       if (role.servesApi()) {
         tail =
             sync.startTail(lifecycle, listenConnection(config, SyncModule.TAIL_APPLICATION_NAME));
@@ -244,6 +253,15 @@ final class Assembly {
 
   SyncModule sync() {
     return sync;
+  }
+
+  /**
+   * Returns the bus, built only when {@code bus.nats.url} is set.
+   *
+   * @return the bus module, or empty
+   */
+  Optional<BusModule> bus() {
+    return bus;
   }
 
   Appender appender() {
