@@ -2,6 +2,9 @@ package dev.bothy.webhooks.adapters.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.classic.spi.IThrowableProxy;
+import dev.bothy.testing.CapturedLog;
 import dev.bothy.webhooks.app.OutgoingRequest;
 import dev.bothy.webhooks.app.SendResult;
 import dev.bothy.webhooks.domain.Cidr;
@@ -16,6 +19,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -23,6 +27,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The transport against a receiver on 127.0.0.1, with {@code allowedNetworks: [127.0.0.0/8]} and a
@@ -380,6 +386,48 @@ class PinnedHttpTransportTest {
     SendResult result = SendResult.response(200, Map.of(), "private reply", Duration.ofMillis(5));
     assertThat(result.toString()).doesNotContain("private reply");
     assertThat(SendResult.error("io", Duration.ZERO).errorKind()).isEqualTo(Optional.of("io"));
+  }
+
+  @Test
+  void no_log_line_carries_the_secret_the_signature_or_a_body() throws Exception {
+    WebhookSecret secret = WebhookSecret.generate();
+    String marker = "alex-card-4242";
+    byte[] body = ("{\"note\":\"" + marker + "\"}").getBytes(StandardCharsets.UTF_8);
+    String signature = WebhookSignature.sign("msg_9", 1, body, List.of(secret));
+    Map<String, String> headers =
+        Map.of("webhook-id", "msg_9", "webhook-timestamp", "1", "webhook-signature", signature);
+    receiver.respond(LoopbackReceiver.status(500, "reply " + marker));
+    try (CapturedLog log = CapturedLog.of(LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME))) {
+      PinnedHttpTransport pinned =
+          transport(
+              LOOPBACK_ALLOWED,
+              ScriptedResolver.answering("127.0.0.1").then("10.0.0.1").then("127.0.0.1"),
+              100);
+      URI target = receiver.uri(HOST, "/?token=" + marker);
+      pinned.send(new OutgoingRequest(target, headers, body, TIMEOUT));
+      pinned.send(new OutgoingRequest(target, headers, body, TIMEOUT));
+      receiver.respond(
+          (exchange, release) -> {
+            awaitQuietly(release);
+            exchange.close();
+          });
+      pinned.send(new OutgoingRequest(target, headers, body, Duration.ofMillis(200)));
+      pinned.send(new OutgoingRequest(target, headers, body, TIMEOUT));
+      // The capture sees this module's lines: a canary written the way the transport would.
+      LoggerFactory.getLogger(PinnedHttpTransport.class).info("capture canary");
+      List<String> lines = new ArrayList<>();
+      for (ILoggingEvent event : log.events()) {
+        lines.add(event.getFormattedMessage());
+        for (IThrowableProxy t = event.getThrowableProxy(); t != null; t = t.getCause()) {
+          lines.add(String.valueOf(t.getMessage()));
+        }
+      }
+      assertThat(lines)
+          .contains("capture canary")
+          .noneMatch(line -> line.contains(marker))
+          .noneMatch(line -> line.contains(secret.encoded().substring(6, 20)))
+          .noneMatch(line -> line.contains(signature.substring(3, 20)));
+    }
   }
 
   private static void awaitQuietly(java.util.concurrent.CountDownLatch latch) {
