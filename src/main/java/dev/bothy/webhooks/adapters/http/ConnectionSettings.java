@@ -1,0 +1,59 @@
+package dev.bothy.webhooks.adapters.http;
+
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.Objects;
+import javax.net.ssl.SSLContext;
+
+/**
+ * The connection pool and TLS of a {@link PinnedHttpTransport}.
+ *
+ * @param maxConnections the most open connections in all; deliveries beyond it wait for one
+ * @param maxConnectionsPerTarget the most open connections to one target (scheme, host, port and
+ *     checked address)
+ * @param connectTimeout the longest wait for a TCP connection and TLS handshake; the wiring passes
+ *     {@code webhooks.requestTimeout}, and the request's own timeout ends the attempt in any case
+ * @param tlsContext the TLS context whose trust store judges receivers' certificates; the JVM's
+ *     default in production, a test's own trust in tests. The host name is always verified
+ */
+public record ConnectionSettings(
+    int maxConnections,
+    int maxConnectionsPerTarget,
+    Duration connectTimeout,
+    SSLContext tlsContext) {
+
+  /** The default of {@link #maxConnections()}. */
+  public static final int DEFAULT_MAX_CONNECTIONS = 200;
+
+  /** The default of {@link #maxConnectionsPerTarget()}. */
+  public static final int DEFAULT_MAX_CONNECTIONS_PER_TARGET = 20;
+
+  /** Checks the values. */
+  public ConnectionSettings {
+    if (maxConnections < 1 || maxConnectionsPerTarget < 1) {
+      throw new IllegalArgumentException("connection limits must be at least 1");
+    }
+    if (connectTimeout == null || connectTimeout.isNegative() || connectTimeout.isZero()) {
+      throw new IllegalArgumentException("the connect timeout must be positive");
+    }
+    Objects.requireNonNull(tlsContext, "tlsContext");
+  }
+
+  /**
+   * Returns the default limits with the JVM's default TLS context.
+   *
+   * @param connectTimeout the connect timeout, {@code webhooks.requestTimeout}
+   * @return the settings
+   */
+  public static ConnectionSettings defaults(Duration connectTimeout) {
+    try {
+      return new ConnectionSettings(
+          DEFAULT_MAX_CONNECTIONS,
+          DEFAULT_MAX_CONNECTIONS_PER_TARGET,
+          connectTimeout,
+          SSLContext.getDefault());
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("the JVM has no default TLS context", e);
+    }
+  }
+}
