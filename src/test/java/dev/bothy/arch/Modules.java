@@ -207,7 +207,9 @@ final class Modules {
         String ownDomain = domainPackageOf(origin.getPackageName());
         for (Dependency dependency : origin.getDirectDependenciesFromSelf()) {
           String target = dependency.getTargetClass().getBaseComponentType().getPackageName();
+          // javax.crypto: the JDK's HMAC, pure computation, for the webhook signature.
           if (target.startsWith("java.")
+              || isIn(target, "javax.crypto")
               || isIn(target, root + "." + KERNEL)
               || isIn(target, ownDomain)) {
             continue;
@@ -249,7 +251,9 @@ final class Modules {
             Map.entry("platform.telemetry", Set.of(KERNEL)),
             Map.entry("instance", union(Set.of(KERNEL, GENERATED), platform)),
             Map.entry("sync", union(Set.of(KERNEL, GENERATED, "instance"), platform)),
-            Map.entry("api", Set.of(KERNEL, GENERATED, "sync", "platform.pg", "platform.jobs")),
+            Map.entry(
+                "api",
+                Set.of(KERNEL, GENERATED, "sync", "webhooks", "platform.pg", "platform.jobs")),
             Map.entry("bus", union(Set.of(KERNEL, GENERATED, "sync"), platform)),
             Map.entry("system", union(Set.of(KERNEL, GENERATED, "sync", "bus"), platform)),
             Map.entry("webhooks", union(Set.of(KERNEL, GENERATED, "sync"), platform)),

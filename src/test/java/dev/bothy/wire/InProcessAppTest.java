@@ -137,10 +137,23 @@ class InProcessAppTest {
       Thread.sleep(50);
     }
     assertThat(cleaned).as("the idempotency key cleaner ran too").hasSize(1);
+    List<dev.bothy.platform.jobs.JobView> attempts = List.of();
+    while (attempts.isEmpty() && System.nanoTime() < deadline) {
+      attempts =
+          assembly()
+              .jobs()
+              .admin()
+              .list(
+                  java.util.Optional.of(dev.bothy.platform.jobs.JobState.COMPLETED),
+                  java.util.Optional.of("webhooks.attempt_retention"),
+                  10);
+      Thread.sleep(50);
+    }
+    assertThat(attempts).as("the webhook attempt retention ran too").hasSize(1);
 
     String prometheus = Http.get(app.getAdminPort(), "/prometheus").body();
     assertThat(prometheus)
-        .contains("bothy_jobs{bothy_job_state=\"completed\",bothy_queue=\"maintenance\"} 2.0")
+        .contains("bothy_jobs{bothy_job_state=\"completed\",bothy_queue=\"maintenance\"} 3.0")
         .contains("bothy_jobs{bothy_job_state=\"discarded\",bothy_queue=\"default\"} 0.0")
         .contains("bothy_jobs_work_seconds_count{bothy_job_kind=\"sync.partition_maintenance\"} 1")
         .contains("bothy_jobs_fetch_seconds_count{bothy_queue=\"maintenance\"}")

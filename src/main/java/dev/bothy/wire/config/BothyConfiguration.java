@@ -60,6 +60,9 @@ public class BothyConfiguration extends Configuration {
   /** The {@code api} section. */
   @Valid @NotNull @JsonProperty private ApiConfig api = new ApiConfig();
 
+  /** The {@code webhooks} section. */
+  @Valid @NotNull @JsonProperty private WebhooksConfig webhooks = new WebhooksConfig();
+
   @JsonIgnore private Role role = Role.ALL;
 
   /** Creates a configuration with every default. */
@@ -91,6 +94,15 @@ public class BothyConfiguration extends Configuration {
    */
   public DatabaseConfig database() {
     return database;
+  }
+
+  /**
+   * Returns the {@code webhooks} section.
+   *
+   * @return the section
+   */
+  public WebhooksConfig webhooks() {
+    return webhooks;
   }
 
   /**
