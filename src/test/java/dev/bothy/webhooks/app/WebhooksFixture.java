@@ -8,6 +8,8 @@ import dev.bothy.sync.ConsumerName;
 import dev.bothy.sync.adapters.postgres.JooqConsumerCursorRepository;
 import dev.bothy.sync.app.ConsumerService;
 import dev.bothy.testing.EventLogFixture;
+import dev.bothy.webhooks.adapters.http.ConnectionSettings;
+import dev.bothy.webhooks.adapters.http.PinnedHttpTransport;
 import dev.bothy.webhooks.adapters.postgres.JooqAttemptRepository;
 import dev.bothy.webhooks.adapters.postgres.JooqSubscriptionRepository;
 import dev.bothy.webhooks.domain.Cidr;
@@ -35,7 +37,7 @@ import javax.sql.DataSource;
  * test takes a queued job with {@link #dueJobs} and runs its work with {@link #work}, so every
  * attempt happens when the test says, on a settable clock.
  */
-final class WebhooksFixture {
+final class WebhooksFixture implements AutoCloseable {
   static final Instant START = Instant.parse("2026-12-02T10:00:00Z");
 
   final SettableClock clock = new SettableClock(START);
@@ -49,8 +51,34 @@ final class WebhooksFixture {
   final DeliveryJob delivery;
   final OrderedChain chain;
 
+  private final WebhookTransport transport;
+
+  /**
+   * The real transport, allowed onto loopback ({@code webhooks.allowedNetworks: [127.0.0.0/8]},
+   * plain http), as the tests' receivers listen on 127.0.0.1.
+   */
+  static WebhookTransport pinnedTransport() {
+    return new PinnedHttpTransport(
+        loopbackPolicy(),
+        HostResolver.system(),
+        16,
+        ConnectionSettings.defaults(Duration.ofSeconds(5)));
+  }
+
+  private static NetworkPolicy loopbackPolicy() {
+    return new NetworkPolicy(List.of(Cidr.parse("127.0.0.0/8")), true);
+  }
+
+  @Override
+  public void close() {
+    if (transport instanceof PinnedHttpTransport pinned) {
+      pinned.close();
+    }
+  }
+
   WebhooksFixture(DataSource pool, WebhookTransport transport, Duration disableAfter) {
     this.pool = pool;
+    this.transport = transport;
     log = new EventLogFixture(pool, clock, 64 * 1024, (n, nanos) -> {}, 2);
     JobRegistry registry = new JobRegistry(3, Duration.ofSeconds(30), Duration.ofMinutes(10));
     inserter =
@@ -60,7 +88,7 @@ final class WebhooksFixture {
             registry,
             new JacksonPayloadCodec(Jackson.newObjectMapper()),
             clock);
-    NetworkPolicy policy = new NetworkPolicy(List.of(Cidr.parse("127.0.0.0/8")), true);
+    NetworkPolicy policy = loopbackPolicy();
     chain = new OrderedChain(subscriptionStore, log.log, inserter, clock, 2);
     delivery =
         new DeliveryJob(
