@@ -8,7 +8,9 @@ import dev.bothy.arch.fixture.CountersModule;
 import dev.bothy.arch.fixture.OpensItsOwnConnection;
 import dev.bothy.arch.fixture.UsesCounters;
 import dev.bothy.arch.fixture.UsesDropwizard;
+import dev.bothy.arch.fixture.UsesHttpClient;
 import dev.bothy.arch.fixture.UsesModuleInternals;
+import dev.bothy.arch.fixture.app.AppOpensASocket;
 import dev.bothy.arch.fixture.app.AppUsesAnAdapter;
 import dev.bothy.arch.fixture.domain.DomainUsesAnotherDomain;
 import dev.bothy.arch.fixture.domain.DomainUsesItsOwnDomain;
@@ -46,6 +48,27 @@ class ArchitectureRulesBiteTest {
     assertThatThrownBy(() -> ArchitectureTest.dropwizard_only_in_wire.check(offender))
         .isInstanceOf(AssertionError.class)
         .hasMessageContaining("io.dropwizard.util.Duration");
+  }
+
+  @Test
+  void the_http_client_rule_fails_on_a_class_outside_the_webhooks_http_adapter() {
+    JavaClasses offender = new ClassFileImporter().importClasses(UsesHttpClient.class);
+
+    assertThatThrownBy(
+            () -> ArchitectureTest.http_client_only_in_the_webhooks_http_adapter.check(offender))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining(UsesHttpClient.class.getName())
+        .hasMessageContaining("org.apache.hc.core5.util.Timeout");
+  }
+
+  @Test
+  void the_connection_rule_of_domain_and_app_fails_on_a_service_that_opens_a_socket() {
+    JavaClasses offender = new ClassFileImporter().importClasses(AppOpensASocket.class);
+
+    assertThatThrownBy(() -> ArchitectureTest.domain_and_app_open_no_connections.check(offender))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining(AppOpensASocket.class.getName())
+        .hasMessageContaining("java.net.Socket");
   }
 
   @Test

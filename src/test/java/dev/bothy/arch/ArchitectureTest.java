@@ -94,6 +94,43 @@ class ArchitectureTest {
           .resideInAnyPackage(
               "org.glassfish.jersey..", "jakarta.ws.rs..", "com.fasterxml.jackson..");
 
+  /**
+   * Apache HttpClient serves one purpose, webhook delivery, and only through {@code
+   * PinnedHttpTransport}, which pins the checked address (ADR 0017): another HTTP client elsewhere
+   * would look names up again and undo the defence against DNS rebinding.
+   */
+  @ArchTest
+  static final ArchRule http_client_only_in_the_webhooks_http_adapter =
+      noClasses()
+          .that()
+          .resideOutsideOfPackage("dev.bothy.webhooks.adapters.http..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAPackage("org.apache.hc..")
+          .because("ADR 0017: every outgoing webhook goes through the pinned transport");
+
+  /**
+   * A {@code domain} or {@code app} never opens a network connection itself: outgoing HTTP goes
+   * through a transport port ({@code WebhookTransport}) whose adapter applies the network rules.
+   */
+  @ArchTest
+  static final ArchRule domain_and_app_open_no_connections =
+      noClasses()
+          .that()
+          .resideInAnyPackage("..domain..", "..app..")
+          .should()
+          .dependOnClassesThat()
+          .belongToAnyOf(
+              java.net.Socket.class,
+              java.net.ServerSocket.class,
+              java.net.URLConnection.class,
+              java.net.HttpURLConnection.class,
+              java.net.http.HttpClient.class,
+              javax.net.SocketFactory.class,
+              javax.net.ssl.SSLSocketFactory.class)
+          .as("domain_and_app_open_no_connections")
+          .because("ADR 0017: outgoing connections go through a transport adapter");
+
   @ArchTest
   static final ArchRule nothing_depends_on_wire =
       noClasses()

@@ -196,19 +196,20 @@ final class Modules {
   }
 
   /**
-   * The condition that a domain class uses only the JDK, the kernel and the domain of its own
-   * module. Not even its own module's port: the domain is the innermost ring, and today no domain
-   * needs a port record.
+   * The condition that a domain class uses only the JDK ({@code java.*} and {@code javax.crypto},
+   * whose HMAC the webhook signature is), the kernel and the domain of its own module. Not even its
+   * own module's port: the domain is the innermost ring, and today no domain needs a port record.
    */
   ArchCondition<JavaClass> useOnlyTheJdkTheKernelAndTheirOwnDomain() {
-    return new ArchCondition<>("use only java.*, the kernel and their own module's domain") {
+    return new ArchCondition<>(
+        "use only java.*, javax.crypto, the kernel and their own module's domain") {
       @Override
       public void check(JavaClass origin, ConditionEvents events) {
         String ownDomain = domainPackageOf(origin.getPackageName());
         for (Dependency dependency : origin.getDirectDependenciesFromSelf()) {
           String target = dependency.getTargetClass().getBaseComponentType().getPackageName();
-          // javax.crypto: the JDK's HMAC, pure computation, for the webhook signature.
           if (target.startsWith("java.")
+              // The JDK's HMAC: pure computation, which the webhook signature rule needs.
               || isIn(target, "javax.crypto")
               || isIn(target, root + "." + KERNEL)
               || isIn(target, ownDomain)) {
@@ -218,7 +219,7 @@ final class Modules {
               SimpleConditionEvent.violated(
                   dependency,
                   dependency.getDescription()
-                      + ": a domain uses only java.*, the kernel and "
+                      + ": a domain uses only java.*, javax.crypto, the kernel and "
                       + ownDomain));
         }
       }
