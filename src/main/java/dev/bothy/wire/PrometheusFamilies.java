@@ -130,6 +130,14 @@ final class PrometheusFamilies {
           Map.entry("bothy_api_streams_open", "Event streams open in this process."),
           Map.entry("bothy_api_streamed_events", "Events written to event streams."),
           Map.entry(
+              "bothy_webhooks_attempts", "Webhook delivery attempts by what the answer meant."),
+          Map.entry(
+              "bothy_webhooks_delivery_latency_seconds",
+              "From an event's append to the 2xx answer of its webhook delivery."),
+          Map.entry(
+              "bothy_webhooks_subscriptions",
+              "Webhook subscriptions by state, the disabled ones by reason."),
+          Map.entry(
               "bothy_pool_active_connections", "HikariCP: connections in use by the process."),
           Map.entry("bothy_pool_idle_connections", "HikariCP: idle connections in the pool."),
           Map.entry("bothy_pool_total_connections", "HikariCP: connections in the pool."),
