@@ -64,7 +64,7 @@ public record NetworkPolicy(List<Cidr> allowedNetworks, boolean allowPlainHttp) 
           range("fec0::/10", "site_local"),
           range("ff00::/8", "multicast"));
 
-  private static final Cidr IPV4_MAPPED = Cidr.parse("::ffff:0:0/96");
+  private static final Cidr IPV4_MAPPED = Cidr.parse("0:0:0:0:0:ffff:0:0/96");
   private static final Cidr NAT64 = Cidr.parse("64:ff9b::/96");
   private static final Cidr SIX_TO_FOUR = Cidr.parse("2002::/16");
 
