@@ -125,6 +125,9 @@ final class PrometheusFamilies {
               "bothy_event_consumer_pending_age_seconds",
               "Age of the oldest event after the cursor of a worker consumer, 0 at the head."),
           Map.entry(
+              "bothy_event_consumer_registered",
+              "1 for each worker consumer registered in this process."),
+          Map.entry(
               "bothy_api_request_seconds",
               "HTTP API requests, from the first request filter to the response headers."),
           Map.entry("bothy_api_streams_open", "Event streams open in this process."),
