@@ -184,7 +184,12 @@ public final class PinnedHttpTransport implements WebhookTransport, AutoCloseabl
     request.headers().forEach(post::setHeader);
     String contentType = request.headers().getOrDefault("content-type", "application/json");
     post.setEntity(new ByteArrayEntity(request.body(), ContentType.parseLenient(contentType)));
-    Timeout timeout = Timeout.of(request.timeout());
+    // The lookup counts against the request's timeout: what it used is not given again.
+    Duration left = request.timeout().minus(since(start));
+    if (left.isNegative() || left.isZero()) {
+      return SendResult.error(SendResult.TIMEOUT, since(start));
+    }
+    Timeout timeout = Timeout.of(left);
     HttpClientContext context = HttpClientContext.create();
     context.setRequestConfig(
         RequestConfig.custom()
@@ -199,7 +204,7 @@ public final class PinnedHttpTransport implements WebhookTransport, AutoCloseabl
               timedOut.set(true);
               post.cancel();
             },
-            request.timeout().toNanos(),
+            left.toNanos(),
             TimeUnit.NANOSECONDS);
     SendResult[] read = new SendResult[1];
     try {

@@ -281,6 +281,27 @@ class PinnedHttpTransportTest {
   }
 
   @Test
+  void a_lookup_that_uses_up_the_timeout_ends_the_attempt_as_a_timeout() {
+    Duration timeout = Duration.ofMillis(200);
+    java.util.concurrent.CountDownLatch never = new java.util.concurrent.CountDownLatch(1);
+    dev.bothy.webhooks.app.HostResolver slow =
+        host -> {
+          // Bounded: waits out the attempt's timeout and a little more, then answers.
+          try {
+            never.await(timeout.toMillis() + 100, TimeUnit.MILLISECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+          return List.of(java.net.InetAddress.getLoopbackAddress());
+        };
+    transport =
+        new PinnedHttpTransport(LOOPBACK_ALLOWED, slow, 100, ConnectionSettings.defaults(TIMEOUT));
+    SendResult result = transport.send(request(receiver.uri(HOST, "/"), "{}", timeout));
+    assertThat(result.errorKind()).contains(SendResult.TIMEOUT);
+    assertThat(receiver.received()).isEmpty();
+  }
+
+  @Test
   void a_host_that_does_not_resolve_is_a_dns_error() {
     ScriptedResolver resolver = new ScriptedResolver();
     SendResult result =
