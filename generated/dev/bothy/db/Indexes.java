@@ -6,6 +6,8 @@ package dev.bothy.db;
 
 import dev.bothy.db.tables.ApiIdempotencyKeys;
 import dev.bothy.db.tables.Jobs;
+import dev.bothy.db.tables.WebhookAttempts;
+import dev.bothy.db.tables.WebhookSubscriptions;
 
 import org.jooq.Index;
 import org.jooq.OrderField;
@@ -29,4 +31,7 @@ public class Indexes {
     public static final Index JOBS_KIND = Internal.createIndex(DSL.name("jobs_kind"), Jobs.JOBS, new OrderField[] { Jobs.JOBS.KIND, Jobs.JOBS.ID }, false);
     public static final Index JOBS_KIND_UNIQUE_KEY = Internal.createIndex(DSL.name("jobs_kind_unique_key"), Jobs.JOBS, new OrderField[] { Jobs.JOBS.KIND, Jobs.JOBS.UNIQUE_KEY }, true);
     public static final Index JOBS_RUNNING = Internal.createIndex(DSL.name("jobs_running"), Jobs.JOBS, new OrderField[] { Jobs.JOBS.ATTEMPTED_AT }, false);
+    public static final Index WEBHOOK_ATTEMPTS_ATTEMPTED_AT = Internal.createIndex(DSL.name("webhook_attempts_attempted_at"), WebhookAttempts.WEBHOOK_ATTEMPTS, new OrderField[] { WebhookAttempts.WEBHOOK_ATTEMPTS.ATTEMPTED_AT }, false);
+    public static final Index WEBHOOK_ATTEMPTS_SUBSCRIPTION = Internal.createIndex(DSL.name("webhook_attempts_subscription"), WebhookAttempts.WEBHOOK_ATTEMPTS, new OrderField[] { WebhookAttempts.WEBHOOK_ATTEMPTS.SUBSCRIPTION_ID, WebhookAttempts.WEBHOOK_ATTEMPTS.EVENT_SEQ, WebhookAttempts.WEBHOOK_ATTEMPTS.ATTEMPTED_AT }, false);
+    public static final Index WEBHOOK_SUBSCRIPTIONS_EVENT_TYPES = Internal.createIndex(DSL.name("webhook_subscriptions_event_types"), WebhookSubscriptions.WEBHOOK_SUBSCRIPTIONS, new OrderField[] { WebhookSubscriptions.WEBHOOK_SUBSCRIPTIONS.EVENT_TYPES }, false);
 }

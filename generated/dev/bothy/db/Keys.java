@@ -10,13 +10,18 @@ import dev.bothy.db.tables.EventLog;
 import dev.bothy.db.tables.Instance;
 import dev.bothy.db.tables.Jobs;
 import dev.bothy.db.tables.SequenceCounters;
+import dev.bothy.db.tables.WebhookAttempts;
+import dev.bothy.db.tables.WebhookSubscriptions;
 import dev.bothy.db.tables.records.ApiIdempotencyKeysRecord;
 import dev.bothy.db.tables.records.EventConsumerCursorsRecord;
 import dev.bothy.db.tables.records.EventLogRecord;
 import dev.bothy.db.tables.records.InstanceRecord;
 import dev.bothy.db.tables.records.JobsRecord;
 import dev.bothy.db.tables.records.SequenceCountersRecord;
+import dev.bothy.db.tables.records.WebhookAttemptsRecord;
+import dev.bothy.db.tables.records.WebhookSubscriptionsRecord;
 
+import org.jooq.ForeignKey;
 import org.jooq.TableField;
 import org.jooq.UniqueKey;
 import org.jooq.impl.DSL;
@@ -40,4 +45,12 @@ public class Keys {
     public static final UniqueKey<InstanceRecord> INSTANCE_PKEY = Internal.createUniqueKey(Instance.INSTANCE, DSL.name("instance_pkey"), new TableField[] { Instance.INSTANCE.ID }, true);
     public static final UniqueKey<JobsRecord> JOBS_PKEY = Internal.createUniqueKey(Jobs.JOBS, DSL.name("jobs_pkey"), new TableField[] { Jobs.JOBS.ID }, true);
     public static final UniqueKey<SequenceCountersRecord> SEQUENCE_COUNTERS_PKEY = Internal.createUniqueKey(SequenceCounters.SEQUENCE_COUNTERS, DSL.name("sequence_counters_pkey"), new TableField[] { SequenceCounters.SEQUENCE_COUNTERS.NAME }, true);
+    public static final UniqueKey<WebhookAttemptsRecord> WEBHOOK_ATTEMPTS_PKEY = Internal.createUniqueKey(WebhookAttempts.WEBHOOK_ATTEMPTS, DSL.name("webhook_attempts_pkey"), new TableField[] { WebhookAttempts.WEBHOOK_ATTEMPTS.ID }, true);
+    public static final UniqueKey<WebhookSubscriptionsRecord> WEBHOOK_SUBSCRIPTIONS_PKEY = Internal.createUniqueKey(WebhookSubscriptions.WEBHOOK_SUBSCRIPTIONS, DSL.name("webhook_subscriptions_pkey"), new TableField[] { WebhookSubscriptions.WEBHOOK_SUBSCRIPTIONS.ID }, true);
+
+    // -------------------------------------------------------------------------
+    // FOREIGN KEY definitions
+    // -------------------------------------------------------------------------
+
+    public static final ForeignKey<WebhookAttemptsRecord, WebhookSubscriptionsRecord> WEBHOOK_ATTEMPTS__WEBHOOK_ATTEMPTS_SUBSCRIPTION_FKEY = Internal.createForeignKey(WebhookAttempts.WEBHOOK_ATTEMPTS, DSL.name("webhook_attempts_subscription_fkey"), new TableField[] { WebhookAttempts.WEBHOOK_ATTEMPTS.SUBSCRIPTION_ID }, Keys.WEBHOOK_SUBSCRIPTIONS_PKEY, new TableField[] { WebhookSubscriptions.WEBHOOK_SUBSCRIPTIONS.ID }, true);
 }

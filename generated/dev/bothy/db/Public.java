@@ -10,6 +10,8 @@ import dev.bothy.db.tables.EventLog;
 import dev.bothy.db.tables.Instance;
 import dev.bothy.db.tables.Jobs;
 import dev.bothy.db.tables.SequenceCounters;
+import dev.bothy.db.tables.WebhookAttempts;
+import dev.bothy.db.tables.WebhookSubscriptions;
 
 import java.util.Arrays;
 import java.util.List;
@@ -69,6 +71,18 @@ public class Public extends SchemaImpl {
     public final SequenceCounters SEQUENCE_COUNTERS = SequenceCounters.SEQUENCE_COUNTERS;
 
     /**
+     * Every delivery attempt of an outgoing webhook, kept for
+     * webhooks.attemptRetention.
+     */
+    public final WebhookAttempts WEBHOOK_ATTEMPTS = WebhookAttempts.WEBHOOK_ATTEMPTS;
+
+    /**
+     * Outgoing webhook subscriptions: where matching events are delivered,
+     * signed with the secret (and the previous one until its expiry).
+     */
+    public final WebhookSubscriptions WEBHOOK_SUBSCRIPTIONS = WebhookSubscriptions.WEBHOOK_SUBSCRIPTIONS;
+
+    /**
      * No further instances allowed
      */
     private Public() {
@@ -89,7 +103,9 @@ public class Public extends SchemaImpl {
             EventLog.EVENT_LOG,
             Instance.INSTANCE,
             Jobs.JOBS,
-            SequenceCounters.SEQUENCE_COUNTERS
+            SequenceCounters.SEQUENCE_COUNTERS,
+            WebhookAttempts.WEBHOOK_ATTEMPTS,
+            WebhookSubscriptions.WEBHOOK_SUBSCRIPTIONS
         );
     }
 }

@@ -10,6 +10,8 @@ import dev.bothy.db.tables.EventLog;
 import dev.bothy.db.tables.Instance;
 import dev.bothy.db.tables.Jobs;
 import dev.bothy.db.tables.SequenceCounters;
+import dev.bothy.db.tables.WebhookAttempts;
+import dev.bothy.db.tables.WebhookSubscriptions;
 
 
 /**
@@ -53,4 +55,16 @@ public class Tables {
      * own them.
      */
     public static final SequenceCounters SEQUENCE_COUNTERS = SequenceCounters.SEQUENCE_COUNTERS;
+
+    /**
+     * Every delivery attempt of an outgoing webhook, kept for
+     * webhooks.attemptRetention.
+     */
+    public static final WebhookAttempts WEBHOOK_ATTEMPTS = WebhookAttempts.WEBHOOK_ATTEMPTS;
+
+    /**
+     * Outgoing webhook subscriptions: where matching events are delivered,
+     * signed with the secret (and the previous one until its expiry).
+     */
+    public static final WebhookSubscriptions WEBHOOK_SUBSCRIPTIONS = WebhookSubscriptions.WEBHOOK_SUBSCRIPTIONS;
 }

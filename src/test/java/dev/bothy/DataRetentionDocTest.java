@@ -27,7 +27,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class DataRetentionDocTest {
   @RegisterExtension static final PgExtension PG = new PgExtension();
 
-  private static final Set<String> CLASSES = Set.of("config", "events", "operational", "short");
+  private static final Set<String> CLASSES =
+      Set.of("config", "events", "operational", "managed", "short");
 
   @Test
   void every_table_of_the_schema_has_a_retention_class() throws Exception {
@@ -43,7 +44,9 @@ class DataRetentionDocTest {
     assertThat(documented)
         .containsEntry("event_consumer_cursors", "config")
         .containsEntry("sequence_counters", "config")
-        .containsEntry("instance", "config");
+        .containsEntry("instance", "config")
+        .containsEntry("webhook_subscriptions", "managed")
+        .containsEntry("webhook_attempts", "operational");
   }
 
   /** Table name to class, from the rows of the page's "Tables" table. */

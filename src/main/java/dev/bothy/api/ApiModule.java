@@ -1,16 +1,20 @@
 package dev.bothy.api;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.bothy.api.adapters.postgres.JooqIdempotencyRepository;
 import dev.bothy.api.app.AppendEvents;
 import dev.bothy.api.app.IdempotencyCleanupJob;
 import dev.bothy.api.http.ApiComponents;
+import dev.bothy.api.http.Json;
 import dev.bothy.api.http.OpenApiResource;
 import dev.bothy.kernel.Clock;
 import dev.bothy.kernel.txn.UnitOfWork;
 import dev.bothy.platform.jobs.JobsModule;
+import dev.bothy.sync.Event;
 import dev.bothy.sync.LogTail;
 import dev.bothy.sync.SyncModule;
+import dev.bothy.webhooks.WebhookSubscriptions;
 import java.util.List;
 import java.util.Objects;
 
@@ -59,12 +63,17 @@ public final class ApiModule {
    *
    * @param sync the event log module
    * @param tail the process's log tail
+   * @param webhooks the webhook subscriptions' verbs, for {@code /v1/webhooks/subscriptions}
    * @param mapper the application's JSON mapper
    * @param metrics where requests and streams are reported
    * @return the resources and providers to register with Jersey
    */
   public List<Object> serve(
-      SyncModule sync, LogTail tail, ObjectMapper mapper, ApiMetrics metrics) {
+      SyncModule sync,
+      LogTail tail,
+      WebhookSubscriptions webhooks,
+      ObjectMapper mapper,
+      ApiMetrics metrics) {
     AppendEvents appendEvents =
         new AppendEvents(
             unitOfWork,
@@ -82,6 +91,7 @@ public final class ApiModule {
             sync.eventTypes(),
             tail,
             sync.consumers(),
+            webhooks,
             mapper,
             metrics,
             clock);
@@ -94,6 +104,22 @@ public final class ApiModule {
     ApiComponents served = components;
     if (served != null) {
       served.streams().close();
+    }
+  }
+
+  /**
+   * Renders an event as the API shows it in {@code GET /v1/events}: the body of a webhook delivery,
+   * so receivers parse one format.
+   *
+   * @param mapper the application's JSON mapper
+   * @param event the event
+   * @return its JSON, UTF-8
+   */
+  public static byte[] renderEvent(ObjectMapper mapper, Event event) {
+    try {
+      return mapper.writeValueAsBytes(Json.EventOut.of(event));
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("an event is plain data", e);
     }
   }
 

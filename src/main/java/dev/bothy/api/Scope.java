@@ -10,7 +10,12 @@ public enum Scope {
   /** Read and stream events: {@code GET /v1/events}, {@code GET /v1/events/stream}. */
   EVENTS_READ("events:read"),
   /** Read operational state: {@code GET /v1/consumers}. */
-  ADMIN_READ("admin:read");
+  ADMIN_READ("admin:read"),
+  /**
+   * Manage outgoing webhook subscriptions under {@code /v1/webhooks/subscriptions}, their secrets
+   * included.
+   */
+  WEBHOOKS_ADMIN("webhooks:admin");
 
   private final String code;
 

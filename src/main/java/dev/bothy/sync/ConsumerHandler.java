@@ -27,4 +27,16 @@ public interface ConsumerHandler {
    * @throws Exception any failure; the round rolls back and is retried on the next wake
    */
   void handleEvent(Event event) throws Exception;
+
+  /**
+   * Learns that the round skipped events lost to retention, before the round's first {@link
+   * #handleEvent}; in the round's unit, under the same contract. A consumer that owes each
+   * recipient every event (an ordered webhook) marks its recipients here; the default does nothing,
+   * since the round logs the loss anyway.
+   *
+   * @param fromSeq the first number lost
+   * @param toSeq the last number lost
+   * @throws Exception any failure; the round rolls back
+   */
+  default void eventsLost(long fromSeq, long toSeq) throws Exception {}
 }

@@ -1,5 +1,6 @@
 package dev.bothy.wire;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.bothy.api.ApiModule;
 import dev.bothy.api.http.ProblemMapper;
 import dev.bothy.bus.BusModule;
@@ -24,6 +25,7 @@ import dev.bothy.sync.EventLog;
 import dev.bothy.sync.LogTail;
 import dev.bothy.sync.SyncModule;
 import dev.bothy.sync.adapters.postgres.ListenerWaker;
+import dev.bothy.webhooks.WebhooksModule;
 import dev.bothy.wire.config.BothyConfiguration;
 import io.dropwizard.core.server.DefaultServerFactory;
 import io.dropwizard.core.setup.Environment;
@@ -105,9 +107,20 @@ final class Assembly {
       ApiModule api =
           new ApiModule(
               config.api().settings(config.sync(), config.jobs()), unitOfWork, jobs, clock);
+      ObjectMapper mapper = environment.getObjectMapper();
+      WebhooksModule webhooks =
+          new WebhooksModule(
+              config.webhooks().settings(config.consumer(), config.jobs()),
+              unitOfWork,
+              jobs,
+              sync,
+              event -> ApiModule.renderEvent(mapper, event),
+              new WebhookMetrics(environment.metrics()),
+              clock);
       // One bounded reader for every gauge that reads the database: a scrape never blocks.
       scrapeReads = new ScrapeReads(config.database().metricsReadTimeout().toJavaDuration());
       logMetrics.registerGauges(sync.eventLog(), scrapeReads);
+      WebhookMetrics.registerGauges(environment.metrics(), webhooks::stateCounts, scrapeReads);
       JobRuntimeMetrics.registerGauges(
           environment.metrics(), jobs.admin(), config.jobs().queues().keySet(), scrapeReads);
 
@@ -131,6 +144,7 @@ final class Assembly {
         api.serve(
                 sync,
                 tail,
+                webhooks.subscriptions(),
                 environment.getObjectMapper(),
                 new HttpApiMetrics(environment.metrics()))
             .forEach(environment.jersey()::register);
@@ -164,6 +178,7 @@ final class Assembly {
             listenConnection(config, "bothy-jobs-listen"),
             new JobRuntimeMetrics(environment.metrics()),
             tracer);
+        webhooks.registerConsumer(sync);
         sync.startConsumers(
             lifecycle, listenConnection(config, ListenerWaker.APPLICATION_NAME), tracer);
       }

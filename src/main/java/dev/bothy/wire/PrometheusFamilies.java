@@ -125,10 +125,21 @@ final class PrometheusFamilies {
               "bothy_event_consumer_pending_age_seconds",
               "Age of the oldest event after the cursor of a worker consumer, 0 at the head."),
           Map.entry(
+              "bothy_event_consumer_registered",
+              "1 for each worker consumer registered in this process."),
+          Map.entry(
               "bothy_api_request_seconds",
               "HTTP API requests, from the first request filter to the response headers."),
           Map.entry("bothy_api_streams_open", "Event streams open in this process."),
           Map.entry("bothy_api_streamed_events", "Events written to event streams."),
+          Map.entry(
+              "bothy_webhooks_attempts", "Webhook delivery attempts by what the answer meant."),
+          Map.entry(
+              "bothy_webhooks_delivery_latency_seconds",
+              "From an event's append to the 2xx answer of its webhook delivery."),
+          Map.entry(
+              "bothy_webhooks_subscriptions",
+              "Webhook subscriptions by state, the disabled ones by reason."),
           Map.entry(
               "bothy_pool_active_connections", "HikariCP: connections in use by the process."),
           Map.entry("bothy_pool_idle_connections", "HikariCP: idle connections in the pool."),

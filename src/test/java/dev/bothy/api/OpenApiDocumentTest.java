@@ -10,6 +10,7 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import dev.bothy.api.http.OpenApiResource;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.PATCH;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
@@ -51,7 +52,7 @@ class OpenApiDocumentTest {
     for (Class<?> resource : OpenApiResource.RESOURCES) {
       for (Method m : resource.getDeclaredMethods()) {
         for (Class<? extends Annotation> verb :
-            List.of(GET.class, POST.class, PUT.class, DELETE.class)) {
+            List.of(GET.class, POST.class, PUT.class, PATCH.class, DELETE.class)) {
           if (m.isAnnotationPresent(verb)) {
             String path = template(resource, m);
             routes.add(verb.getSimpleName() + " " + path);

@@ -202,10 +202,12 @@ class ArchitectureTest {
               "dev.bothy.platform.pg",
               "dev.bothy.platform.jobs",
               "dev.bothy.sync",
+              "dev.bothy.webhooks",
               "dev.bothy.api..")
           .because(
               "DESIGN.md section 4: api uses the kernel, the sync port and the platform ports;"
-                  + " never sync's app, domain or adapters");
+                  + " never sync's app, domain or adapters; it serves the webhooks routes over"
+                  + " the webhooks port only (D-WHS-7)");
 
   @ArchTest
   static final ArchRule only_wire_uses_the_api =

@@ -252,7 +252,9 @@ final class Modules {
             Map.entry("platform.telemetry", Set.of(KERNEL)),
             Map.entry("instance", union(Set.of(KERNEL, GENERATED), platform)),
             Map.entry("sync", union(Set.of(KERNEL, GENERATED, "instance"), platform)),
-            Map.entry("api", Set.of(KERNEL, GENERATED, "sync", "platform.pg", "platform.jobs")),
+            Map.entry(
+                "api",
+                Set.of(KERNEL, GENERATED, "sync", "webhooks", "platform.pg", "platform.jobs")),
             Map.entry("bus", union(Set.of(KERNEL, GENERATED, "sync"), platform)),
             Map.entry("system", union(Set.of(KERNEL, GENERATED, "sync", "bus"), platform)),
             Map.entry("webhooks", union(Set.of(KERNEL, GENERATED, "sync"), platform)),

@@ -41,7 +41,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What every test of the HTTP API shares: the {@code all} role started inside the test JVM with
- * three API tokens, a real HTTP client against it, builders of request bodies, a Server-Sent Events
+ * four API tokens, a real HTTP client against it, builders of request bodies, a Server-Sent Events
  * reader, and the few parts of the running assembly a test reads beside HTTP (the log's head, an
  * append without HTTP, the open streams).
  *
@@ -58,6 +58,9 @@ public final class ApiApp implements AutoCloseable {
 
   /** Robin only reads the consumers. */
   public static final String ROBIN = "robin-token-2c7e9a4f6b3d";
+
+  /** Robin's second token: it manages webhook subscriptions and nothing else. */
+  public static final String ROBIN_WEBHOOKS = "robin-webhooks-token-7f3b1e9c5a2d";
 
   /** The application log file in the configuration's directory: every line, debug included. */
   public static final String APPLICATION_LOG = "bothy.log";
@@ -193,6 +196,7 @@ public final class ApiApp implements AutoCloseable {
             + token("alex", ALEX, "events:append", "events:read")
             + token("sam", SAM, "events:read")
             + token("robin", ROBIN, "admin:read")
+            + token("robin-webhooks", ROBIN_WEBHOOKS, "webhooks:admin")
             + extraYaml;
     Files.writeString(config, yaml, StandardCharsets.UTF_8);
     DropwizardTestSupport<BothyConfiguration> support =
@@ -467,7 +471,7 @@ public final class ApiApp implements AutoCloseable {
 
   /**
    * Stops the application, then searches every line it and its request log wrote while the class
-   * ran, debug included, for the three tokens: none may appear, and both files must have lines so
+   * ran, debug included, for the four tokens: none may appear, and both files must have lines so
    * the search cannot pass on an empty file.
    *
    * @throws IOException when a log file cannot be read
@@ -477,7 +481,7 @@ public final class ApiApp implements AutoCloseable {
     for (String file : List.of(APPLICATION_LOG, REQUEST_LOG)) {
       List<String> lines = Files.readAllLines(dir.resolve(file), StandardCharsets.UTF_8);
       assertThat(lines).as("%s has lines", file).isNotEmpty();
-      for (String token : List.of(ALEX, SAM, ROBIN)) {
+      for (String token : List.of(ALEX, SAM, ROBIN, ROBIN_WEBHOOKS)) {
         assertThat(lines).as("%s without tokens", file).noneMatch(line -> line.contains(token));
       }
     }

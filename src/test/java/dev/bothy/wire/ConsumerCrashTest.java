@@ -91,7 +91,7 @@ class ConsumerCrashTest {
     try (ChildJvm b = worker(configB)) {
       awaitConsumers(a);
       awaitConsumers(b);
-      long start = scalar("SELECT last_seq FROM event_consumer_cursors WHERE name = 'webhooks'");
+      long start = scalar("SELECT last_seq FROM event_consumer_cursors WHERE name = 'push'");
       List<Future<?>> done =
           List.of(
               writers.submit(() -> write(log, writing)), writers.submit(() -> write(log, writing)));
@@ -109,11 +109,11 @@ class ConsumerCrashTest {
       }
       long head = scalar("SELECT max(seq) FROM event_log");
       long deadline = System.nanoTime() + START.toNanos();
-      while (scalar("SELECT last_seq FROM event_consumer_cursors WHERE name = 'webhooks'") != head
+      while (scalar("SELECT last_seq FROM event_consumer_cursors WHERE name = 'push'") != head
           && System.nanoTime() < deadline) {
         Thread.sleep(100);
       }
-      assertThat(scalar("SELECT last_seq FROM event_consumer_cursors WHERE name = 'webhooks'"))
+      assertThat(scalar("SELECT last_seq FROM event_consumer_cursors WHERE name = 'push'"))
           .as("the cursor reached the head")
           .isEqualTo(head);
       Map<Long, Long> perSeq = ConsumerFixture.jobsPerSeq(PG.owner());

@@ -150,6 +150,19 @@ class InProcessAppTest {
       Thread.sleep(50);
     }
     assertThat(cleaned).as("the idempotency key cleaner ran too").hasSize(1);
+    List<dev.bothy.platform.jobs.JobView> attempts = List.of();
+    while (attempts.isEmpty() && System.nanoTime() < deadline) {
+      attempts =
+          assembly()
+              .jobs()
+              .admin()
+              .list(
+                  java.util.Optional.of(dev.bothy.platform.jobs.JobState.COMPLETED),
+                  java.util.Optional.of("webhooks.attempt_retention"),
+                  10);
+      Thread.sleep(50);
+    }
+    assertThat(attempts).as("the webhook attempt retention ran too").hasSize(1);
 
     // The job counts are a cached database read, and a worker updates its work timer after the
     // completion can already be seen: wait for the scrape that shows both jobs.
@@ -163,7 +176,7 @@ class InProcessAppTest {
                     && body.contains(
                         "bothy_jobs_work_seconds_count{bothy_job_kind=\"sync.partition_maintenance\"}"));
     assertThat(prometheus)
-        .contains("bothy_jobs{bothy_job_state=\"completed\",bothy_queue=\"maintenance\"} 2.0")
+        .contains("bothy_jobs{bothy_job_state=\"completed\",bothy_queue=\"maintenance\"} 3.0")
         .contains("bothy_jobs{bothy_job_state=\"discarded\",bothy_queue=\"default\"} 0.0")
         .contains("bothy_jobs_work_seconds_count{bothy_job_kind=\"sync.partition_maintenance\"} 1")
         .contains("bothy_jobs_fetch_seconds_count{bothy_queue=\"maintenance\"}")

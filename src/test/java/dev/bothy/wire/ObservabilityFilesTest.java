@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.bothy.platform.telemetry.TelemetryNames;
 import dev.bothy.testing.DebianTool;
 import dev.bothy.wire.config.ConsumerConfig;
+import dev.bothy.wire.config.WebhooksConfig;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -54,6 +56,20 @@ class ObservabilityFilesTest {
   }
 
   @Test
+  void the_webhook_latency_threshold_equals_the_default_of_its_key() throws Exception {
+    String rules = Files.readString(RULES);
+    Matcher m =
+        Pattern.compile(
+                "bothy_webhooks_delivery_latency_seconds\\{job=\"bothy\",quantile=\"0.99\"\\}"
+                    + "\\s*\\) > (\\d+)")
+            .matcher(rules);
+    assertThat(m.find()).as("the BothyWebhookDeliveryLatency expression").isTrue();
+    assertThat(Long.parseLong(m.group(1)))
+        .as("the rule's number is webhooks.deliveryLatencyAlertAfter's default in seconds")
+        .isEqualTo(WebhooksConfig.DEFAULT_DELIVERY_LATENCY_ALERT_AFTER.toSeconds());
+  }
+
+  @Test
   void every_rule_selects_bothys_own_series_on_one_marked_line() throws Exception {
     List<String> lines = Files.readAllLines(RULES);
     int rules = 0;
@@ -70,10 +86,11 @@ class ObservabilityFilesTest {
     Matcher exprs = Pattern.compile("expr: >-\n((?:\\s{10}.*\n)+)").matcher(text + "\n");
     int selecting = 0;
     while (exprs.find()) {
-      assertThat(exprs.group(1)).contains("{job=\"bothy\"}");
+      // The job matcher comes first in its selector; more matchers may follow it.
+      assertThat(exprs.group(1)).containsPattern("\\{job=\"bothy\"[,}]");
       selecting++;
     }
-    assertThat(rules).isEqualTo(2);
+    assertThat(rules).isEqualTo(4);
     assertThat(selecting).as("rules whose expression selects job=bothy").isEqualTo(rules);
     assertThat(adapt).as("one ADAPT line per rule").isEqualTo(rules);
   }

@@ -7,8 +7,9 @@ import java.util.UUID;
 
 /**
  * A launcher for child JVMs of the crash test and the role tests: the real application with the
- * test-only probe consumer on {@code webhooks} (two {@code sync.consumer_probe} jobs per event, for
- * Alex and Sam) and its no-op job kind.
+ * test-only probe consumer on {@code push} (the application registers the real {@code webhooks}
+ * consumer itself) (two {@code sync.consumer_probe} jobs per event, for Alex and Sam) and its no-op
+ * job kind.
  */
 final class ProbeWorker {
   static final UUID ALEX = UUID.fromString("01a23000-0000-7000-8000-00000000a1e0");
@@ -28,7 +29,7 @@ final class ProbeWorker {
               assembly
                   .sync()
                   .registerConsumer(
-                      ConsumerName.WEBHOOKS,
+                      ConsumerName.PUSH,
                       e ->
                           assembly
                               .jobs()

@@ -114,9 +114,9 @@ class ServerRolesTest {
     Path config = roleConfig("api.yml", app, admin);
     try (java.sql.Connection c = PG.owner().getConnection();
         java.sql.Statement st = c.createStatement()) {
-      st.execute("INSERT INTO event_consumer_cursors (name, last_seq) VALUES ('webhooks', 0)");
+      st.execute("INSERT INTO event_consumer_cursors (name, last_seq) VALUES ('push', 0)");
     }
-    // The probe launcher registers a consumer on webhooks: the gauges cover registered consumers.
+    // The probe launcher registers a consumer on push: the gauges cover registered consumers.
     try (ChildJvm api =
         ChildJvm.start(
             ProbeWorker.class.getName(), dir, List.of(), Map.of(), "api", config.toString())) {
@@ -132,8 +132,8 @@ class ServerRolesTest {
                       && body.contains("bothy_event_consumer_pending_age_seconds{")
                       && body.contains("bothy_jobs{"));
       assertThat(gauges)
-          .contains("bothy_event_consumer_lag{bothy_consumer_name=\"webhooks\"}")
-          .contains("bothy_event_consumer_pending_age_seconds{bothy_consumer_name=\"webhooks\"}")
+          .contains("bothy_event_consumer_lag{bothy_consumer_name=\"push\"}")
+          .contains("bothy_event_consumer_pending_age_seconds{bothy_consumer_name=\"push\"}")
           .contains("bothy_jobs{bothy_job_state=\"available\",bothy_queue=\"default\"}");
       ChildJvm.Result stopped = api.terminate(Duration.ofSeconds(60));
       assertThat(stopped.output())

@@ -9,6 +9,7 @@ import dev.bothy.sync.Consumers;
 import dev.bothy.sync.EventLog;
 import dev.bothy.sync.EventTypes;
 import dev.bothy.sync.LogTail;
+import dev.bothy.webhooks.WebhookSubscriptions;
 import java.util.List;
 
 /**
@@ -30,6 +31,7 @@ public record ApiComponents(List<Object> components, EventStreams streams) {
    * @param types the event type catalogue
    * @param tail the process's log tail
    * @param consumers the worker consumers, for their states
+   * @param webhooks the webhook subscriptions' verbs
    * @param mapper the application's JSON mapper
    * @param metrics where requests and streams are reported
    * @param clock the clock of pending ages
@@ -43,6 +45,7 @@ public record ApiComponents(List<Object> components, EventStreams streams) {
       EventTypes types,
       LogTail tail,
       Consumers consumers,
+      WebhookSubscriptions webhooks,
       ObjectMapper mapper,
       ApiMetrics metrics,
       Clock clock) {
@@ -54,13 +57,15 @@ public record ApiComponents(List<Object> components, EventStreams streams) {
             settings.streamHeartbeat(),
             settings.maxStreams(),
             settings.streamFrames());
+    StrictJson strict =
+        new StrictJson(
+            mapper,
+            settings.maxJsonDepth(),
+            settings.maxJsonNameLength(),
+            settings.maxRequestBytes());
     AppendRequestReader reader =
         new AppendRequestReader(
-            new StrictJson(
-                mapper,
-                settings.maxJsonDepth(),
-                settings.maxJsonNameLength(),
-                settings.maxRequestBytes()),
+            strict,
             types,
             settings.maxRequestBytes(),
             settings.maxEventsPerRequest(),
@@ -82,6 +87,12 @@ public record ApiComponents(List<Object> components, EventStreams streams) {
                 settings.defaultPageSize(),
                 Math.max(1, settings.streamRetryAfter().toSeconds())),
             new ConsumersResource(consumers, clock),
+            new WebhooksResource(
+                webhooks,
+                reader,
+                new WebhookRequestReader(strict),
+                settings.maxPageSize(),
+                settings.defaultPageSize()),
             new OpenApiResource()),
         streams);
   }

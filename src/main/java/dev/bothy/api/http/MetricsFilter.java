@@ -59,7 +59,9 @@ public final class MetricsFilter implements ContainerRequestFilter, ContainerRes
    *
    * @param type the resource class
    * @param method the method
-   * @return the template, such as {@code /v1/events/stream}
+   * @return the template, such as {@code /v1/events/stream}; a path parameter shows as {@code
+   *     :name} ({@code /v1/webhooks/subscriptions/:id}), since braces delimit the labels in a
+   *     Dropwizard metric name
    */
   static String template(Class<?> type, Method method) {
     Path classPath = type.getAnnotation(Path.class);
@@ -68,6 +70,9 @@ public final class MetricsFilter implements ContainerRequestFilter, ContainerRes
     if (methodPath != null) {
       path = path + "/" + methodPath.value();
     }
-    return ("/" + path).replaceAll("/+", "/").replaceAll("(.)/$", "$1");
+    return ("/" + path)
+        .replaceAll("/+", "/")
+        .replaceAll("(.)/$", "$1")
+        .replaceAll("\\{([^}/:]+)(:[^}]*)?}", ":$1");
   }
 }

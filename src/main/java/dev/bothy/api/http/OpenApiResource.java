@@ -31,7 +31,11 @@ import java.util.Map;
 public final class OpenApiResource {
   /** The resources the document describes: every route of the API. */
   public static final List<Class<?>> RESOURCES =
-      List.of(EventsResource.class, ConsumersResource.class, OpenApiResource.class);
+      List.of(
+          EventsResource.class,
+          ConsumersResource.class,
+          WebhooksResource.class,
+          OpenApiResource.class);
 
   private final String document;
 

@@ -38,7 +38,11 @@ public enum ProblemType {
   /** The database or another dependency is not reachable now; retry later. */
   UNAVAILABLE("unavailable", 503, "Service unavailable"),
   /** A bug: the server logged it. */
-  INTERNAL("internal", 500, "Internal error");
+  INTERNAL("internal", 500, "Internal error"),
+  /** A webhook target the network rules refuse; {@code reason} names the rule. */
+  WEBHOOK_TARGET_REFUSED("webhook_target_refused", 400, "Webhook target refused"),
+  /** A verb the webhook subscription's state does not allow, such as a resend while disabled. */
+  WEBHOOK_STATE_CONFLICT("webhook_state_conflict", 409, "Webhook subscription state conflict");
 
   private final String code;
   private final int status;

@@ -43,6 +43,7 @@ public final class JobKind<A extends Record> {
   private final OptionalInt maxAttempts;
   private final int priority;
   private final Optional<Duration> timeout;
+  private final Optional<RetryDelays> retryDelays;
 
   private JobKind(Builder<A> b) {
     this.name = b.name;
@@ -52,6 +53,7 @@ public final class JobKind<A extends Record> {
     this.maxAttempts = b.maxAttempts;
     this.priority = b.priority;
     this.timeout = b.timeout;
+    this.retryDelays = b.retryDelays;
   }
 
   /**
@@ -132,6 +134,16 @@ public final class JobKind<A extends Record> {
     return timeout;
   }
 
+  /**
+   * The kind's own retry delays, when it sets them.
+   *
+   * @return the delays, or empty for the runtime's backoff ({@code jobs.retryBaseDelay} to {@code
+   *     jobs.retryMaxDelay})
+   */
+  public Optional<RetryDelays> retryDelays() {
+    return retryDelays;
+  }
+
   @Override
   public String toString() {
     return "JobKind[" + name + ", queue=" + queue + "]";
@@ -150,6 +162,7 @@ public final class JobKind<A extends Record> {
     private OptionalInt maxAttempts = OptionalInt.empty();
     private int priority = HIGHEST_PRIORITY;
     private Optional<Duration> timeout = Optional.empty();
+    private Optional<RetryDelays> retryDelays = Optional.empty();
 
     private Builder(String name, Class<A> argsType, JobWork<A> work) {
       this.name = Objects.requireNonNull(name, "name");
@@ -205,6 +218,18 @@ public final class JobKind<A extends Record> {
         throw new IllegalArgumentException("a job timeout must be positive: " + timeout);
       }
       this.timeout = Optional.of(timeout);
+      return this;
+    }
+
+    /**
+     * Sets the delays between attempts, instead of the runtime's exponential backoff; with {@link
+     * #maxAttempts} they make a kind's whole retry schedule durable in the job's row.
+     *
+     * @param delays the delay after each failed attempt
+     * @return this builder
+     */
+    public Builder<A> retryDelays(RetryDelays delays) {
+      this.retryDelays = Optional.of(Objects.requireNonNull(delays, "delays"));
       return this;
     }
 

@@ -42,10 +42,20 @@ public final class TelemetryNames {
   /** The last event number of a range the retention removed before a consumer read it. */
   public static final String EVENT_LOST_TO = "bothy.event.lost_to";
 
+  /** The webhook subscription a delivery or a change of state is about (its UUIDv7). */
+  public static final String WEBHOOK_SUBSCRIPTION_ID = "bothy.webhook.subscription_id";
+
   /** Every attribute key of Bothy's spans and logs, the collector's allowlist. */
   public static final List<String> ATTRIBUTE_KEYS =
       List.of(
-          JOB_KIND, JOB_ATTEMPT, JOB_ID, CONSUMER_NAME, EVENT_SEQ, EVENT_LOST_FROM, EVENT_LOST_TO);
+          JOB_KIND,
+          JOB_ATTEMPT,
+          JOB_ID,
+          CONSUMER_NAME,
+          EVENT_SEQ,
+          EVENT_LOST_FROM,
+          EVENT_LOST_TO,
+          WEBHOOK_SUBSCRIPTION_ID);
 
   /**
    * The class of an exception a log line reports (OpenTelemetry's {@code error.type}); the message
@@ -86,6 +96,8 @@ public final class TelemetryNames {
                   "output",
                   "status",
                   "next",
+                  // Why a webhook subscription was disabled: gap, failing, gone.
+                  "reason",
                   // Numbers: event numbers, counts, attempts and durations.
                   "after",
                   "after_seq",

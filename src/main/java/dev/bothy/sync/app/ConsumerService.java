@@ -197,6 +197,7 @@ public final class ConsumerService implements Consumers {
                         first,
                         plan.lostFrom(),
                         plan.lostTo()));
+            handler.eventsLost(plan.lostFrom(), plan.lostTo());
           }
           for (Event event : batch) {
             handler.handleEvent(event);

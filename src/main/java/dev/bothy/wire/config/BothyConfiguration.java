@@ -37,12 +37,15 @@ public class BothyConfiguration extends Configuration {
    * per step of a migration (Bothy logs one summary line), and Dropwizard's admin environment,
    * whose INFO line lists the tasks Bothy turns off, at WARN; Jetty's HTTP parser at ERROR, since
    * its WARN lines about a refused request quote the request's header values (the client gets a
-   * problem document, the log needs nothing of it).
+   * problem document, the log needs nothing of it); the webhooks' HTTP client at INFO, since its
+   * DEBUG lines quote every request line and header of a delivery (a target's query, the {@code
+   * webhook-signature}).
    */
   public static final Map<String, String> QUIET_LOGGERS =
       Map.of(
           "io.dropwizard.core.setup.AdminEnvironment", "WARN",
           "liquibase", "WARN",
+          "org.apache.hc.client5.http", "INFO",
           "org.eclipse.jetty.http.HttpParser", "ERROR");
 
   @Valid @NotNull @JsonProperty private DatabaseConfig database = new DatabaseConfig();
@@ -62,6 +65,8 @@ public class BothyConfiguration extends Configuration {
 
   /** The {@code bus} section. */
   @Valid @NotNull @JsonProperty private BusConfig bus = new BusConfig();
+  /** The {@code webhooks} section. */
+  @Valid @NotNull @JsonProperty private WebhooksConfig webhooks = new WebhooksConfig();
 
   @JsonIgnore private Role role = Role.ALL;
 
@@ -94,6 +99,15 @@ public class BothyConfiguration extends Configuration {
    */
   public DatabaseConfig database() {
     return database;
+  }
+
+  /**
+   * Returns the {@code webhooks} section.
+   *
+   * @return the section
+   */
+  public WebhooksConfig webhooks() {
+    return webhooks;
   }
 
   /**

@@ -3,6 +3,8 @@ package dev.bothy.wire.config;
 import dev.bothy.platform.jobs.domain.JobNames;
 import java.net.URI;
 import java.net.URISyntaxException;
+import dev.bothy.webhooks.app.DeliveryJobs;
+import dev.bothy.webhooks.domain.Cidr;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -33,6 +35,7 @@ public final class CrossKeyChecks {
     List<String> problems = new ArrayList<>();
     jobs(configuration.jobs(), problems);
     api(configuration.api(), problems);
+    webhooks(configuration.webhooks(), configuration.jobs(), problems);
     ConsumerConfig consumer = configuration.consumer();
     SyncConfig sync = configuration.sync();
     if (consumer != null
@@ -288,6 +291,49 @@ public final class CrossKeyChecks {
       if (token.sha256() != null && !hashes.add(token.sha256())) {
         problems.add("api.tokens[" + i + "].sha256 is the hash of an earlier token");
       }
+    }
+  }
+
+  private static void webhooks(WebhooksConfig webhooks, JobsConfig jobs, List<String> problems) {
+    if (webhooks == null) {
+      return;
+    }
+    if (webhooks.allowedNetworks() != null) {
+      for (String cidr : webhooks.allowedNetworks()) {
+        try {
+          Cidr.parse(cidr);
+        } catch (RuntimeException e) {
+          problems.add("webhooks.allowedNetworks must hold CIDR blocks such as 10.0.0.0/8");
+          break;
+        }
+      }
+    }
+    if (webhooks.defaultRateLimit() > webhooks.maxRateLimit()) {
+      problems.add("webhooks.defaultRateLimit must not exceed webhooks.maxRateLimit");
+    }
+    if (webhooks.retryAfterCap() != null
+        && webhooks.disableAfter() != null
+        && webhooks.retryAfterCap().toNanoseconds() >= webhooks.disableAfter().toNanoseconds()) {
+      problems.add(
+          "webhooks.retryAfterCap must be shorter than webhooks.disableAfter, or one honoured"
+              + " Retry-After outlasts the failure streak that disables a subscription");
+    }
+    if (jobs == null) {
+      return;
+    }
+    if (jobs.queues() != null && !jobs.queues().containsKey(DeliveryJobs.QUEUE)) {
+      problems.add(
+          "jobs.queues must list the queue webhooks, which the delivery jobs of outgoing webhooks"
+              + " use");
+    }
+    if (webhooks.requestTimeout() != null
+        && webhooks.jobTimeoutMargin() != null
+        && jobs.rescueAfter() != null
+        && webhooks.requestTimeout().toNanoseconds() + webhooks.jobTimeoutMargin().toNanoseconds()
+            >= jobs.rescueAfter().toNanoseconds()) {
+      problems.add(
+          "webhooks.requestTimeout plus webhooks.jobTimeoutMargin must be shorter than"
+              + " jobs.rescueAfter, or the rescuer takes a delivery that is still running");
     }
   }
 }

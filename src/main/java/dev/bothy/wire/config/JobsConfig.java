@@ -22,6 +22,12 @@ public class JobsConfig {
   /** Default workers of the {@code maintenance} queue. */
   public static final int MAINTENANCE_QUEUE_WORKERS = 1;
 
+  /**
+   * Workers of the queue {@code webhooks} in the default {@code jobs.queues}: each waits on a
+   * receiver for up to {@code webhooks.requestTimeout}.
+   */
+  public static final int WEBHOOKS_QUEUE_WORKERS = 20;
+
   /** Most workers one queue may have in one process. */
   public static final int MAX_QUEUE_WORKERS = 1000;
 
@@ -74,7 +80,13 @@ public class JobsConfig {
   @JsonProperty
   private Map<String, Integer> queues =
       new TreeMap<>(
-          Map.of("default", DEFAULT_QUEUE_WORKERS, "maintenance", MAINTENANCE_QUEUE_WORKERS));
+          Map.of(
+              "default",
+              DEFAULT_QUEUE_WORKERS,
+              "maintenance",
+              MAINTENANCE_QUEUE_WORKERS,
+              "webhooks",
+              WEBHOOKS_QUEUE_WORKERS));
 
   @Doc(
       "How often a queue's fetcher looks for due jobs without a notification; also bounds how"

@@ -34,8 +34,8 @@ public class TokenConfig {
   private List<
           @NotNull
           @Pattern(
-              regexp = "events:append|events:read|admin:read",
-              message = "must be events:append, events:read or admin:read")
+              regexp = "events:append|events:read|admin:read|webhooks:admin",
+              message = "must be events:append, events:read, admin:read or webhooks:admin")
           String>
       scopes = new ArrayList<>();
 

@@ -288,6 +288,34 @@ class JobRuntimeTest {
     assertThat(done.errors().get(0).error()).isEqualTo(IllegalStateException.class.getName());
   }
 
+  record ScheduledArgs(UUID id) {}
+
+  @Test
+  void a_kind_with_its_own_retry_delays_is_retried_by_them_and_discarded_after_its_attempts()
+      throws Exception {
+    jobs.registry.register(
+        JobKind.builder(
+                "test.scheduled",
+                ScheduledArgs.class,
+                (ctx, args) -> {
+                  runs.computeIfAbsent(args.id(), k -> new AtomicInteger()).incrementAndGet();
+                  throw new IllegalStateException("always");
+                })
+            .maxAttempts(2)
+            .retryDelays((failed, jitter) -> Duration.ofHours(3L * failed))
+            .build());
+    started();
+    UUID probe = Ids.newId();
+    UUID id = insert(new ScheduledArgs(probe));
+    await("the first attempt failed", () -> state(id) == JobState.RETRYABLE);
+    assertThat(Duration.between(clock.now(), jobs.admin.show(id).scheduledAt()))
+        .as("the kind's delay after one failure, not the runtime's backoff")
+        .isEqualTo(Duration.ofHours(3));
+    clock.advance(Duration.ofHours(3));
+    await("the last attempt discarded it", () -> state(id) == JobState.DISCARDED);
+    assertThat(runs.get(probe).get()).isEqualTo(2);
+  }
+
   @Test
   void a_kind_that_always_fails_is_discarded_with_every_error_and_retry_brings_it_back()
       throws Exception {

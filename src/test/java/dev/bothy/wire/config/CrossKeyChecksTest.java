@@ -54,6 +54,39 @@ class CrossKeyChecksTest {
   }
 
   @Test
+  void webhook_keys_are_checked_together_and_the_messages_name_keys_only() throws Exception {
+    assertThat(problems("{\"webhooks\":{\"allowedNetworks\":[\"10.0.0.0/8\",\"not-a-cidr\"]}}"))
+        .singleElement()
+        .asString()
+        .contains("webhooks.allowedNetworks")
+        .doesNotContain("not-a-cidr");
+    assertThat(problems("{\"webhooks\":{\"allowedNetworks\":[\"127.0.0.0/8\",\"fd00::/8\"]}}"))
+        .isEmpty();
+    assertThat(problems("{\"webhooks\":{\"defaultRateLimit\":300,\"maxRateLimit\":200}}"))
+        .singleElement()
+        .asString()
+        .contains("webhooks.defaultRateLimit", "webhooks.maxRateLimit")
+        .doesNotContain("300", "200");
+    assertThat(problems("{\"webhooks\":{\"retryAfterCap\":\"2d\",\"disableAfter\":\"2d\"}}"))
+        .singleElement()
+        .asString()
+        .contains("webhooks.retryAfterCap", "webhooks.disableAfter");
+    assertThat(problems("{\"jobs\":{\"queues\":{\"default\":4,\"maintenance\":1}}}"))
+        .anySatisfy(p -> assertThat(p).contains("jobs.queues", "webhooks"));
+    assertThat(
+            problems(
+                "{\"webhooks\":{\"requestTimeout\":\"5m\",\"jobTimeoutMargin\":\"5m\"},"
+                    + "\"jobs\":{\"rescueAfter\":\"10m\"}}"))
+        .anySatisfy(
+            p ->
+                assertThat(p)
+                    .contains(
+                        "webhooks.requestTimeout",
+                        "webhooks.jobTimeoutMargin",
+                        "jobs.rescueAfter"));
+  }
+
+  @Test
   void the_default_page_must_fit_in_the_largest_page() throws Exception {
     assertThat(problems("{\"api\":{\"defaultPageSize\":200,\"maxPageSize\":100}}"))
         .singleElement()

@@ -5,6 +5,7 @@ import dev.bothy.kernel.ErrorFields;
 import dev.bothy.kernel.txn.UnitOfWork;
 import dev.bothy.platform.jobs.JobEnd;
 import dev.bothy.platform.jobs.JobMetrics;
+import dev.bothy.platform.jobs.JobRegistry;
 import dev.bothy.platform.jobs.JobSettings;
 import dev.bothy.platform.jobs.JobState;
 import dev.bothy.platform.jobs.domain.Backoff;
@@ -36,6 +37,7 @@ final class JobCompleter {
   private static final Logger LOG = LoggerFactory.getLogger(JobCompleter.class);
 
   private final UnitOfWork unitOfWork;
+  private final JobRegistry registry;
   private final JobStore store;
   private final Clock clock;
   private final String clientId;
@@ -48,6 +50,7 @@ final class JobCompleter {
 
   JobCompleter(
       UnitOfWork unitOfWork,
+      JobRegistry registry,
       JobStore store,
       Clock clock,
       String clientId,
@@ -56,6 +59,7 @@ final class JobCompleter {
       Sleeper sleeper,
       Consumer<Throwable> onFatal) {
     this.unitOfWork = unitOfWork;
+    this.registry = registry;
     this.store = store;
     this.clock = clock;
     this.clientId = clientId;
@@ -186,12 +190,20 @@ final class JobCompleter {
   }
 
   private void recordFailure(FetchedJob job, Throwable failure, Instant now, long nanos) {
+    double jitter = ThreadLocalRandom.current().nextDouble();
+    // A kind with its own schedule (webhooks) keeps it; every other kind backs off exponentially.
     Duration delay =
-        Backoff.delay(
-            job.attempt(),
-            settings.retryBaseDelay(),
-            settings.retryMaxDelay(),
-            ThreadLocalRandom.current().nextDouble());
+        registry
+            .byName(job.kind())
+            .flatMap(r -> r.kind().retryDelays())
+            .map(d -> d.delayAfter(job.attempt(), jitter))
+            .orElseGet(
+                () ->
+                    Backoff.delay(
+                        job.attempt(),
+                        settings.retryBaseDelay(),
+                        settings.retryMaxDelay(),
+                        jitter));
     boolean timeout = failure instanceof TimeoutException;
     JobStore.ErrorEntry entry =
         new JobStore.ErrorEntry(

@@ -129,7 +129,15 @@ public final class PgJobRuntime implements JobRuntime {
     started.set(true);
     completer =
         new JobCompleter(
-            unitOfWork, store, clock, clientId, settings, metrics, Sleeper.system(), onFatal);
+            unitOfWork,
+            registry,
+            store,
+            clock,
+            clientId,
+            settings,
+            metrics,
+            Sleeper.system(),
+            onFatal);
     executor = new JobExecutor(registry, codec, tracer, settings, completer);
     settings
         .queues()

@@ -418,6 +418,13 @@ class PinnedHttpTransportTest {
     Map<String, String> headers =
         Map.of("webhook-id", "msg_9", "webhook-timestamp", "1", "webhook-signature", signature);
     receiver.respond(LoopbackReceiver.status(500, "reply " + marker));
+    // The HTTP client's own DEBUG lines quote the request; the application's default logging
+    // holds them at INFO (BothyConfiguration.QUIET_LOGGERS), but a Dropwizard test application
+    // that ran earlier in this JVM leaves logback reset to DEBUG everywhere: set the default here.
+    ch.qos.logback.classic.Logger client =
+        (ch.qos.logback.classic.Logger) LoggerFactory.getLogger("org.apache.hc.client5.http");
+    ch.qos.logback.classic.Level before = client.getLevel();
+    client.setLevel(ch.qos.logback.classic.Level.INFO);
     try (CapturedLog log = CapturedLog.of(LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME))) {
       PinnedHttpTransport pinned =
           transport(
@@ -448,6 +455,8 @@ class PinnedHttpTransportTest {
           .noneMatch(line -> line.contains(marker))
           .noneMatch(line -> line.contains(secret.encoded().substring(6, 20)))
           .noneMatch(line -> line.contains(signature.substring(3, 20)));
+    } finally {
+      client.setLevel(before);
     }
   }
 

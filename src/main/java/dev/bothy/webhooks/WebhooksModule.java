@@ -1,0 +1,246 @@
+package dev.bothy.webhooks;
+
+import dev.bothy.kernel.Clock;
+import dev.bothy.kernel.txn.UnitOfWork;
+import dev.bothy.platform.jobs.JobsModule;
+import dev.bothy.sync.ConsumerName;
+import dev.bothy.sync.SyncModule;
+import dev.bothy.webhooks.adapters.http.ConnectionSettings;
+import dev.bothy.webhooks.adapters.http.PinnedHttpTransport;
+import dev.bothy.webhooks.adapters.postgres.JooqAttemptRepository;
+import dev.bothy.webhooks.adapters.postgres.JooqSubscriptionRepository;
+import dev.bothy.webhooks.app.AttemptRetentionJob;
+import dev.bothy.webhooks.app.DeliveryJob;
+import dev.bothy.webhooks.app.DeliveryMetrics;
+import dev.bothy.webhooks.app.HostResolver;
+import dev.bothy.webhooks.app.OrderedChain;
+import dev.bothy.webhooks.app.SubscriptionService;
+import dev.bothy.webhooks.app.TargetGuard;
+import dev.bothy.webhooks.app.WebhookTransport;
+import dev.bothy.webhooks.app.WebhooksConsumer;
+import dev.bothy.webhooks.domain.Cidr;
+import dev.bothy.webhooks.domain.NetworkPolicy;
+import dev.bothy.webhooks.domain.RetrySchedule;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * The wiring entry of outgoing webhooks: builds the stores, the network rules and the transport,
+ * registers the job kinds {@code webhooks.deliver} and {@code webhooks.attempt_retention} (with its
+ * periodic job) in every role, the worker consumer {@code webhooks} with {@link #registerConsumer},
+ * and offers the operator's verbs for the HTTP routes ({@link #subscriptions()}).
+ *
+ * <pre>{@code
+ * WebhooksModule webhooks = new WebhooksModule(settings, unitOfWork, jobs, sync, bodies, metrics, clock);
+ * webhooks.registerConsumer(sync); // worker and all
+ * webhooks.subscriptions();        // api and all: the routes
+ * }</pre>
+ */
+public final class WebhooksModule {
+  /**
+   * Everything the module reads from the configuration; each field names its key.
+   *
+   * @param allowedNetworks {@code webhooks.allowedNetworks}: CIDR blocks allowed although private
+   * @param allowPlainHttp {@code webhooks.allowPlainHttp}: whether {@code http} targets are allowed
+   * @param requestTimeout {@code webhooks.requestTimeout}
+   * @param jobTimeoutMargin {@code webhooks.jobTimeoutMargin}: the job's timeout beyond the request
+   * @param maxResponseBodyChars {@code webhooks.maxResponseBodyChars}
+   * @param retryAfterCap {@code webhooks.retryAfterCap}
+   * @param disableAfter {@code webhooks.disableAfter}
+   * @param attemptRetention {@code webhooks.attemptRetention}
+   * @param attemptRetentionInterval {@code webhooks.attemptRetentionInterval}
+   * @param defaultRateLimit {@code webhooks.defaultRateLimit}
+   * @param maxRateLimit {@code webhooks.maxRateLimit}
+   * @param maxUrlLength {@code webhooks.maxUrlLength}
+   * @param maxEventTypes {@code webhooks.maxEventTypes}
+   * @param secretRotationWindow {@code webhooks.secretRotationWindow}
+   * @param pageSize {@code consumer.batchSize}: events per read of a chain or a recovery
+   * @param cleanerBatchSize {@code jobs.cleanerBatchSize}: attempts per delete
+   */
+  public record Settings(
+      List<String> allowedNetworks,
+      boolean allowPlainHttp,
+      Duration requestTimeout,
+      Duration jobTimeoutMargin,
+      int maxResponseBodyChars,
+      Duration retryAfterCap,
+      Duration disableAfter,
+      Duration attemptRetention,
+      Duration attemptRetentionInterval,
+      int defaultRateLimit,
+      int maxRateLimit,
+      int maxUrlLength,
+      int maxEventTypes,
+      Duration secretRotationWindow,
+      int pageSize,
+      int cleanerBatchSize) {
+    /** Checks that every field is present and copies the list. */
+    public Settings {
+      allowedNetworks = List.copyOf(allowedNetworks);
+      Objects.requireNonNull(requestTimeout, "requestTimeout");
+      Objects.requireNonNull(jobTimeoutMargin, "jobTimeoutMargin");
+      Objects.requireNonNull(retryAfterCap, "retryAfterCap");
+      Objects.requireNonNull(disableAfter, "disableAfter");
+      Objects.requireNonNull(attemptRetention, "attemptRetention");
+      Objects.requireNonNull(attemptRetentionInterval, "attemptRetentionInterval");
+      Objects.requireNonNull(secretRotationWindow, "secretRotationWindow");
+    }
+  }
+
+  private final UnitOfWork unitOfWork;
+  private final JooqSubscriptionRepository subscriptionStore = new JooqSubscriptionRepository();
+  private final WebhooksConsumer consumer;
+  private final SubscriptionService subscriptions;
+  private final NetworkPolicy policy;
+
+  /**
+   * Builds the module with the system's DNS and the pinned HTTP transport.
+   *
+   * @param settings the module's settings
+   * @param unitOfWork the unit of work
+   * @param jobs the job module; the kinds are registered in it
+   * @param sync the event log module
+   * @param bodies renders an event as the API does
+   * @param metrics where deliveries are counted
+   * @param clock the process's clock
+   */
+  public WebhooksModule(
+      Settings settings,
+      UnitOfWork unitOfWork,
+      JobsModule jobs,
+      SyncModule sync,
+      EventBodies bodies,
+      DeliveryMetrics metrics,
+      Clock clock) {
+    this(
+        settings,
+        unitOfWork,
+        jobs,
+        sync,
+        bodies,
+        metrics,
+        clock,
+        HostResolver.system(),
+        policy ->
+            new PinnedHttpTransport(
+                policy,
+                HostResolver.system(),
+                settings.maxResponseBodyChars(),
+                ConnectionSettings.defaults(settings.requestTimeout())));
+  }
+
+  /**
+   * Builds the module with a given resolver and transport: for tests that answer DNS themselves or
+   * receive on loopback.
+   *
+   * @param settings the module's settings
+   * @param unitOfWork the unit of work
+   * @param jobs the job module; the kinds are registered in it
+   * @param sync the event log module
+   * @param bodies renders an event as the API does
+   * @param metrics where deliveries are counted
+   * @param clock the process's clock
+   * @param resolver answers DNS for the creation-time check of a target
+   * @param transport makes the transport from the network rules
+   */
+  public WebhooksModule(
+      Settings settings,
+      UnitOfWork unitOfWork,
+      JobsModule jobs,
+      SyncModule sync,
+      EventBodies bodies,
+      DeliveryMetrics metrics,
+      Clock clock,
+      HostResolver resolver,
+      Function<NetworkPolicy, WebhookTransport> transport) {
+    Objects.requireNonNull(settings, "settings");
+    this.unitOfWork = Objects.requireNonNull(unitOfWork, "unitOfWork");
+    this.policy =
+        new NetworkPolicy(
+            settings.allowedNetworks().stream().map(Cidr::parse).toList(),
+            settings.allowPlainHttp());
+    JooqAttemptRepository attemptStore = new JooqAttemptRepository();
+    OrderedChain chain =
+        new OrderedChain(
+            subscriptionStore, sync.eventLog(), jobs.inserter(), clock, settings.pageSize());
+    DeliveryJob delivery =
+        new DeliveryJob(
+            unitOfWork,
+            subscriptionStore,
+            attemptStore,
+            sync.eventLog(),
+            chain,
+            bodies,
+            transport.apply(policy),
+            policy,
+            metrics,
+            clock,
+            new DeliveryJob.Settings(
+                settings.requestTimeout(),
+                settings.maxResponseBodyChars(),
+                settings.retryAfterCap(),
+                settings.disableAfter(),
+                settings.pageSize()));
+    jobs.register(delivery.kind(RetrySchedule.standard(), settings.jobTimeoutMargin()));
+    jobs.register(
+        AttemptRetentionJob.kind(
+            unitOfWork,
+            attemptStore,
+            clock,
+            settings.attemptRetention(),
+            settings.cleanerBatchSize()));
+    jobs.registerPeriodic(AttemptRetentionJob.periodic(settings.attemptRetentionInterval()));
+    this.consumer = new WebhooksConsumer(subscriptionStore, jobs.inserter(), clock);
+    this.subscriptions =
+        new SubscriptionService(
+            unitOfWork,
+            subscriptionStore,
+            attemptStore,
+            sync.eventLog(),
+            sync.eventTypes(),
+            jobs.inserter(),
+            chain,
+            new TargetGuard(policy, resolver),
+            clock,
+            new SubscriptionService.Settings(
+                settings.defaultRateLimit(),
+                settings.maxRateLimit(),
+                settings.maxUrlLength(),
+                settings.maxEventTypes(),
+                settings.secretRotationWindow(),
+                settings.pageSize()));
+  }
+
+  /**
+   * Registers the worker consumer {@code webhooks}; in {@code worker} and {@code all}, before the
+   * start.
+   *
+   * @param sync the event log module
+   */
+  public void registerConsumer(SyncModule sync) {
+    sync.registerConsumer(ConsumerName.WEBHOOKS, consumer);
+  }
+
+  /**
+   * Counts the subscriptions by state, for the gauge {@code bothy_webhooks_subscriptions}: one
+   * query in its own unit.
+   *
+   * @return counts keyed by {@code active} or the disabled reason's code ({@code gap}, {@code
+   *     failing}, {@code gone}, {@code manual}); a key without subscriptions is absent
+   */
+  public Map<String, Long> stateCounts() {
+    return unitOfWork.run(subscriptionStore::countByStateAndReason);
+  }
+
+  /**
+   * Returns the operator's verbs, for the HTTP routes.
+   *
+   * @return the subscriptions' verbs
+   */
+  public WebhookSubscriptions subscriptions() {
+    return subscriptions;
+  }
+}

@@ -1,0 +1,271 @@
+package dev.bothy.webhooks.adapters.postgres;
+
+import static dev.bothy.db.Tables.WEBHOOK_SUBSCRIPTIONS;
+
+import dev.bothy.db.tables.records.WebhookSubscriptionsRecord;
+import dev.bothy.platform.pg.PgTx;
+import dev.bothy.webhooks.DisabledReason;
+import dev.bothy.webhooks.Subscription;
+import dev.bothy.webhooks.SubscriptionState;
+import dev.bothy.webhooks.app.StoredSubscription;
+import dev.bothy.webhooks.app.SubscriptionRepository;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.UUID;
+import org.jooq.Condition;
+import org.jooq.Record2;
+import org.jooq.impl.DSL;
+
+/** The store of {@code webhook_subscriptions}, through the current unit's transaction. */
+public final class JooqSubscriptionRepository implements SubscriptionRepository {
+  private static final Duration RATE_WINDOW = Duration.ofSeconds(1);
+
+  /** Creates the store; it reaches the current transaction through {@link PgTx}. */
+  public JooqSubscriptionRepository() {}
+
+  @Override
+  public void insert(StoredSubscription s) {
+    Subscription v = s.view();
+    PgTx.dsl()
+        .insertInto(WEBHOOK_SUBSCRIPTIONS)
+        .set(WEBHOOK_SUBSCRIPTIONS.ID, v.id())
+        .set(WEBHOOK_SUBSCRIPTIONS.URL, v.url())
+        .set(WEBHOOK_SUBSCRIPTIONS.EVENT_TYPES, v.eventTypes().toArray(String[]::new))
+        .set(WEBHOOK_SUBSCRIPTIONS.SECRET, s.secret())
+        .set(WEBHOOK_SUBSCRIPTIONS.ORDERED, v.ordered())
+        .set(WEBHOOK_SUBSCRIPTIONS.RATE_LIMIT, v.rateLimit())
+        .set(WEBHOOK_SUBSCRIPTIONS.STATE, v.state().code())
+        .set(
+            WEBHOOK_SUBSCRIPTIONS.DISABLED_REASON,
+            v.disabledReason().map(DisabledReason::code).orElse(null))
+        .set(WEBHOOK_SUBSCRIPTIONS.LAST_DELIVERED_SEQ, v.lastDeliveredSeq())
+        .set(WEBHOOK_SUBSCRIPTIONS.GENERATION, s.generation())
+        .set(WEBHOOK_SUBSCRIPTIONS.CREATED_AT, utc(v.createdAt()))
+        .set(WEBHOOK_SUBSCRIPTIONS.UPDATED_AT, utc(v.updatedAt()))
+        .execute();
+  }
+
+  @Override
+  public Optional<StoredSubscription> find(UUID id) {
+    return PgTx.dsl()
+        .selectFrom(WEBHOOK_SUBSCRIPTIONS)
+        .where(WEBHOOK_SUBSCRIPTIONS.ID.eq(id))
+        .fetchOptional()
+        .map(JooqSubscriptionRepository::toStored);
+  }
+
+  @Override
+  public Optional<StoredSubscription> lock(UUID id) {
+    return PgTx.dsl()
+        .selectFrom(WEBHOOK_SUBSCRIPTIONS)
+        .where(WEBHOOK_SUBSCRIPTIONS.ID.eq(id))
+        .forUpdate()
+        .fetchOptional()
+        .map(JooqSubscriptionRepository::toStored);
+  }
+
+  @Override
+  public List<Subscription> list(Optional<UUID> after, int limit) {
+    Condition from = after.map(WEBHOOK_SUBSCRIPTIONS.ID::gt).orElse(DSL.noCondition());
+    return PgTx.dsl()
+        .selectFrom(WEBHOOK_SUBSCRIPTIONS)
+        .where(from)
+        .orderBy(WEBHOOK_SUBSCRIPTIONS.ID)
+        .limit(limit)
+        .fetch(r -> toStored(r).view());
+  }
+
+  @Override
+  public List<Subscription> listActive() {
+    return PgTx.dsl()
+        .selectFrom(WEBHOOK_SUBSCRIPTIONS)
+        .where(WEBHOOK_SUBSCRIPTIONS.STATE.eq(SubscriptionState.ACTIVE.code()))
+        .orderBy(WEBHOOK_SUBSCRIPTIONS.ID)
+        .fetch(r -> toStored(r).view());
+  }
+
+  @Override
+  public List<StoredSubscription> lockMatching(String eventType) {
+    return PgTx.dsl()
+        .selectFrom(WEBHOOK_SUBSCRIPTIONS)
+        .where(WEBHOOK_SUBSCRIPTIONS.EVENT_TYPES.contains(new String[] {eventType}))
+        .orderBy(WEBHOOK_SUBSCRIPTIONS.ID)
+        .forShare()
+        .fetch(JooqSubscriptionRepository::toStored);
+  }
+
+  @Override
+  public void updateFields(
+      UUID id, String url, List<String> eventTypes, int rateLimit, Instant now) {
+    PgTx.dsl()
+        .update(WEBHOOK_SUBSCRIPTIONS)
+        .set(WEBHOOK_SUBSCRIPTIONS.URL, url)
+        .set(WEBHOOK_SUBSCRIPTIONS.EVENT_TYPES, eventTypes.toArray(String[]::new))
+        .set(WEBHOOK_SUBSCRIPTIONS.RATE_LIMIT, rateLimit)
+        .set(WEBHOOK_SUBSCRIPTIONS.UPDATED_AT, utc(now))
+        .where(WEBHOOK_SUBSCRIPTIONS.ID.eq(id))
+        .execute();
+  }
+
+  @Override
+  public void disable(UUID id, DisabledReason reason, Instant now) {
+    PgTx.dsl()
+        .update(WEBHOOK_SUBSCRIPTIONS)
+        .set(WEBHOOK_SUBSCRIPTIONS.STATE, SubscriptionState.DISABLED.code())
+        .set(WEBHOOK_SUBSCRIPTIONS.DISABLED_REASON, reason.code())
+        .set(WEBHOOK_SUBSCRIPTIONS.UPDATED_AT, utc(now))
+        .where(WEBHOOK_SUBSCRIPTIONS.ID.eq(id))
+        .execute();
+  }
+
+  @Override
+  public int activate(UUID id, OptionalLong heldSeq, long lastDeliveredSeq, Instant now) {
+    return PgTx.dsl()
+        .update(WEBHOOK_SUBSCRIPTIONS)
+        .set(WEBHOOK_SUBSCRIPTIONS.STATE, SubscriptionState.ACTIVE.code())
+        .setNull(WEBHOOK_SUBSCRIPTIONS.DISABLED_REASON)
+        .setNull(WEBHOOK_SUBSCRIPTIONS.FAILING_SINCE)
+        .set(WEBHOOK_SUBSCRIPTIONS.HELD_SEQ, heldSeq.isPresent() ? heldSeq.getAsLong() : null)
+        .set(WEBHOOK_SUBSCRIPTIONS.LAST_DELIVERED_SEQ, lastDeliveredSeq)
+        .set(WEBHOOK_SUBSCRIPTIONS.GENERATION, WEBHOOK_SUBSCRIPTIONS.GENERATION.plus(1))
+        .set(WEBHOOK_SUBSCRIPTIONS.UPDATED_AT, utc(now))
+        .where(WEBHOOK_SUBSCRIPTIONS.ID.eq(id))
+        .returning(WEBHOOK_SUBSCRIPTIONS.GENERATION)
+        .fetchOne(WEBHOOK_SUBSCRIPTIONS.GENERATION);
+  }
+
+  @Override
+  public void hold(UUID id, OptionalLong heldSeq, Instant now) {
+    PgTx.dsl()
+        .update(WEBHOOK_SUBSCRIPTIONS)
+        .set(WEBHOOK_SUBSCRIPTIONS.HELD_SEQ, heldSeq.isPresent() ? heldSeq.getAsLong() : null)
+        .set(WEBHOOK_SUBSCRIPTIONS.UPDATED_AT, utc(now))
+        .where(WEBHOOK_SUBSCRIPTIONS.ID.eq(id))
+        .execute();
+  }
+
+  @Override
+  public void delivered(UUID id, long seq, Instant now) {
+    PgTx.dsl()
+        .update(WEBHOOK_SUBSCRIPTIONS)
+        .setNull(WEBHOOK_SUBSCRIPTIONS.FAILING_SINCE)
+        .set(
+            WEBHOOK_SUBSCRIPTIONS.LAST_DELIVERED_SEQ,
+            DSL.greatest(WEBHOOK_SUBSCRIPTIONS.LAST_DELIVERED_SEQ, DSL.val(seq)))
+        .set(WEBHOOK_SUBSCRIPTIONS.UPDATED_AT, utc(now))
+        .where(WEBHOOK_SUBSCRIPTIONS.ID.eq(id))
+        .execute();
+  }
+
+  @Override
+  public Instant failed(UUID id, Instant now) {
+    return PgTx.dsl()
+        .update(WEBHOOK_SUBSCRIPTIONS)
+        .set(
+            WEBHOOK_SUBSCRIPTIONS.FAILING_SINCE,
+            DSL.coalesce(WEBHOOK_SUBSCRIPTIONS.FAILING_SINCE, DSL.val(utc(now))))
+        .where(WEBHOOK_SUBSCRIPTIONS.ID.eq(id))
+        .returning(WEBHOOK_SUBSCRIPTIONS.FAILING_SINCE)
+        .fetchOptional(WEBHOOK_SUBSCRIPTIONS.FAILING_SINCE)
+        .map(OffsetDateTime::toInstant)
+        .orElse(now);
+  }
+
+  @Override
+  public void rotate(
+      UUID id, String secret, String previous, Instant previousExpiresAt, Instant now) {
+    PgTx.dsl()
+        .update(WEBHOOK_SUBSCRIPTIONS)
+        .set(WEBHOOK_SUBSCRIPTIONS.SECRET, secret)
+        .set(WEBHOOK_SUBSCRIPTIONS.PREVIOUS_SECRET, previous)
+        .set(WEBHOOK_SUBSCRIPTIONS.PREVIOUS_SECRET_EXPIRES_AT, utc(previousExpiresAt))
+        .set(WEBHOOK_SUBSCRIPTIONS.UPDATED_AT, utc(now))
+        .where(WEBHOOK_SUBSCRIPTIONS.ID.eq(id))
+        .execute();
+  }
+
+  @Override
+  public Optional<Instant> takeRateSlot(UUID id, Instant now, int limit) {
+    // A fixed window of one second per subscription, counted in its row: every process that
+    // delivers for it shares the count, and the row lock orders concurrent takers.
+    Condition newWindow =
+        WEBHOOK_SUBSCRIPTIONS
+            .RATE_WINDOW_STARTED_AT
+            .isNull()
+            .or(WEBHOOK_SUBSCRIPTIONS.RATE_WINDOW_STARTED_AT.le(utc(now.minus(RATE_WINDOW))))
+            .or(WEBHOOK_SUBSCRIPTIONS.RATE_WINDOW_STARTED_AT.gt(utc(now)));
+    Record2<OffsetDateTime, Integer> window =
+        PgTx.dsl()
+            .update(WEBHOOK_SUBSCRIPTIONS)
+            .set(
+                WEBHOOK_SUBSCRIPTIONS.RATE_WINDOW_STARTED_AT,
+                DSL.when(newWindow, DSL.val(utc(now)))
+                    .otherwise(WEBHOOK_SUBSCRIPTIONS.RATE_WINDOW_STARTED_AT))
+            .set(
+                WEBHOOK_SUBSCRIPTIONS.RATE_WINDOW_COUNT,
+                DSL.when(newWindow, DSL.val(1))
+                    .otherwise(WEBHOOK_SUBSCRIPTIONS.RATE_WINDOW_COUNT.plus(1)))
+            .where(WEBHOOK_SUBSCRIPTIONS.ID.eq(id))
+            .returningResult(
+                WEBHOOK_SUBSCRIPTIONS.RATE_WINDOW_STARTED_AT,
+                WEBHOOK_SUBSCRIPTIONS.RATE_WINDOW_COUNT)
+            .fetchOne();
+    if (window == null || window.value2() <= limit) {
+      return Optional.empty();
+    }
+    return Optional.of(window.value1().toInstant().plus(RATE_WINDOW));
+  }
+
+  @Override
+  public boolean delete(UUID id) {
+    return PgTx.dsl()
+            .deleteFrom(WEBHOOK_SUBSCRIPTIONS)
+            .where(WEBHOOK_SUBSCRIPTIONS.ID.eq(id))
+            .execute()
+        == 1;
+  }
+
+  @Override
+  public Map<String, Long> countByStateAndReason() {
+    Map<String, Long> counts = new LinkedHashMap<>();
+    PgTx.dsl()
+        .select(WEBHOOK_SUBSCRIPTIONS.STATE, WEBHOOK_SUBSCRIPTIONS.DISABLED_REASON, DSL.count())
+        .from(WEBHOOK_SUBSCRIPTIONS)
+        .groupBy(WEBHOOK_SUBSCRIPTIONS.STATE, WEBHOOK_SUBSCRIPTIONS.DISABLED_REASON)
+        .fetch()
+        .forEach(
+            r -> counts.put(r.value2() == null ? r.value1() : r.value2(), r.value3().longValue()));
+    return counts;
+  }
+
+  private static StoredSubscription toStored(WebhookSubscriptionsRecord r) {
+    Subscription view =
+        new Subscription(
+            r.getId(),
+            r.getUrl(),
+            List.of(r.getEventTypes()),
+            r.getOrdered(),
+            r.getRateLimit(),
+            SubscriptionState.fromCode(r.getState()),
+            Optional.ofNullable(r.getDisabledReason()).map(DisabledReason::fromCode),
+            r.getLastDeliveredSeq(),
+            r.getHeldSeq() == null ? OptionalLong.empty() : OptionalLong.of(r.getHeldSeq()),
+            Optional.ofNullable(r.getFailingSince()).map(OffsetDateTime::toInstant),
+            Optional.ofNullable(r.getPreviousSecretExpiresAt()).map(OffsetDateTime::toInstant),
+            r.getCreatedAt().toInstant(),
+            r.getUpdatedAt().toInstant());
+    return new StoredSubscription(
+        view, r.getSecret(), Optional.ofNullable(r.getPreviousSecret()), r.getGeneration());
+  }
+
+  private static OffsetDateTime utc(Instant instant) {
+    return instant.atOffset(ZoneOffset.UTC);
+  }
+}

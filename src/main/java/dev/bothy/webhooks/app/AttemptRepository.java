@@ -1,0 +1,36 @@
+package dev.bothy.webhooks.app;
+
+import dev.bothy.webhooks.Attempt;
+import java.time.Instant;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.UUID;
+
+/** The store of {@code webhook_attempts}; every method runs in the caller's unit of work. */
+public interface AttemptRepository {
+  /**
+   * Records an attempt.
+   *
+   * @param attempt the attempt
+   */
+  void insert(Attempt attempt);
+
+  /**
+   * Lists a subscription's attempts, newest first.
+   *
+   * @param subscriptionId the subscription
+   * @param eventSeq only this event's, when given
+   * @param limit the most to return
+   * @return the attempts
+   */
+  List<Attempt> list(UUID subscriptionId, OptionalLong eventSeq, int limit);
+
+  /**
+   * Deletes up to {@code limit} attempts made before {@code before}.
+   *
+   * @param before the cut-off
+   * @param limit the batch size
+   * @return how many were deleted
+   */
+  int deleteOlderThan(Instant before, int limit);
+}

@@ -1,0 +1,371 @@
+package dev.bothy.webhooks.app;
+
+import dev.bothy.kernel.Clock;
+import dev.bothy.kernel.Ids;
+import dev.bothy.kernel.txn.UnitOfWork;
+import dev.bothy.platform.jobs.JobContext;
+import dev.bothy.platform.jobs.JobKind;
+import dev.bothy.platform.telemetry.TelemetryNames;
+import dev.bothy.sync.Event;
+import dev.bothy.sync.EventLog;
+import dev.bothy.sync.ReadResult;
+import dev.bothy.webhooks.Attempt;
+import dev.bothy.webhooks.DeliveryOutcome;
+import dev.bothy.webhooks.DisabledReason;
+import dev.bothy.webhooks.EventBodies;
+import dev.bothy.webhooks.Subscription;
+import dev.bothy.webhooks.SubscriptionState;
+import dev.bothy.webhooks.domain.DeliveryVerdict;
+import dev.bothy.webhooks.domain.NetworkPolicy;
+import dev.bothy.webhooks.domain.RetrySchedule;
+import dev.bothy.webhooks.domain.WebhookSecret;
+import dev.bothy.webhooks.domain.WebhookSignature;
+import dev.bothy.webhooks.domain.WebhookTargetRefused;
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The job {@code webhooks.deliver}: one signed {@code POST} of one event to one subscription, and
+ * what its answer means (ADR 0018).
+ *
+ * <ol>
+ *   <li>Load the subscription and check it is still active (and, for an ordered one, that this job
+ *       is the delivery it holds); else the job is cancelled without sending.
+ *   <li>Load the event; one that fell behind retention disables the subscription with {@code gap}.
+ *   <li>Take a slot of the subscription's rate limit, or snooze until the next window.
+ *   <li>Sign and send outside any transaction, through the {@link WebhookTransport} with {@code
+ *       webhooks.requestTimeout}.
+ *   <li>Record the attempt and act on the {@link DeliveryVerdict} in one unit: a success ends the
+ *       failure streak and raises the last delivered number (and moves an ordered chain); {@code
+ *       410} disables with {@code gone}; {@code Retry-After} snoozes; a failure is retried on the
+ *       {@link RetrySchedule} by the job runtime, and the schedule exhausted discards the job (the
+ *       dead letter). A streak longer than {@code webhooks.disableAfter} disables with {@code
+ *       failing}.
+ * </ol>
+ *
+ * <p>Nothing here logs a secret, a body or an answer: the answer's excerpt goes to {@code
+ * webhook_attempts} only.
+ */
+public final class DeliveryJob {
+  private static final Logger LOG = LoggerFactory.getLogger(DeliveryJob.class);
+
+  /**
+   * The settings of a delivery.
+   *
+   * @param requestTimeout {@code webhooks.requestTimeout}: one request, from connect to the last
+   *     byte of the answer
+   * @param maxResponseBodyChars {@code webhooks.maxResponseBodyChars}: the answer's excerpt kept
+   * @param retryAfterCap {@code webhooks.retryAfterCap}: the longest {@code Retry-After} honoured
+   * @param disableAfter {@code webhooks.disableAfter}: the failure streak that disables
+   * @param pageSize {@code consumer.batchSize}: events per read of an ordered chain
+   */
+  public record Settings(
+      Duration requestTimeout,
+      int maxResponseBodyChars,
+      Duration retryAfterCap,
+      Duration disableAfter,
+      int pageSize) {
+    /** Checks the fields. */
+    public Settings {
+      Objects.requireNonNull(requestTimeout, "requestTimeout");
+      Objects.requireNonNull(retryAfterCap, "retryAfterCap");
+      Objects.requireNonNull(disableAfter, "disableAfter");
+    }
+  }
+
+  /** Thrown to fail an attempt; its message is the error kind only, never an answer or a URL. */
+  static final class DeliveryFailed extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    DeliveryFailed(String errorKind) {
+      super(errorKind, null, false, false);
+    }
+  }
+
+  private final UnitOfWork unitOfWork;
+  private final SubscriptionRepository subscriptions;
+  private final AttemptRepository attempts;
+  private final EventLog log;
+  private final OrderedChain chain;
+  private final EventBodies bodies;
+  private final WebhookTransport transport;
+  private final NetworkPolicy policy;
+  private final DeliveryMetrics metrics;
+  private final Clock clock;
+  private final Settings settings;
+
+  /**
+   * Creates the job's work.
+   *
+   * @param unitOfWork the unit of work
+   * @param subscriptions the subscriptions' store
+   * @param attempts the attempts' store
+   * @param log the event log
+   * @param chain moves ordered subscriptions
+   * @param bodies renders the event as the API does
+   * @param transport sends the request
+   * @param policy the network rules, checked again at every attempt
+   * @param metrics where attempts are counted
+   * @param clock the clock
+   * @param settings the settings
+   */
+  public DeliveryJob(
+      UnitOfWork unitOfWork,
+      SubscriptionRepository subscriptions,
+      AttemptRepository attempts,
+      EventLog log,
+      OrderedChain chain,
+      EventBodies bodies,
+      WebhookTransport transport,
+      NetworkPolicy policy,
+      DeliveryMetrics metrics,
+      Clock clock,
+      Settings settings) {
+    this.unitOfWork = Objects.requireNonNull(unitOfWork, "unitOfWork");
+    this.subscriptions = Objects.requireNonNull(subscriptions, "subscriptions");
+    this.attempts = Objects.requireNonNull(attempts, "attempts");
+    this.log = Objects.requireNonNull(log, "log");
+    this.chain = Objects.requireNonNull(chain, "chain");
+    this.bodies = Objects.requireNonNull(bodies, "bodies");
+    this.transport = Objects.requireNonNull(transport, "transport");
+    this.policy = Objects.requireNonNull(policy, "policy");
+    this.metrics = Objects.requireNonNull(metrics, "metrics");
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.settings = Objects.requireNonNull(settings, "settings");
+  }
+
+  /**
+   * The job kind: queue {@code webhooks}, attempts and delays of the {@link RetrySchedule}, and a
+   * timeout of {@code webhooks.requestTimeout} plus {@code jobTimeoutMargin} for the reads and
+   * writes around the request.
+   *
+   * @param schedule the retry schedule
+   * @param jobTimeoutMargin what the job may take beyond its request
+   * @return the kind
+   */
+  public JobKind<DeliverArgs> kind(RetrySchedule schedule, Duration jobTimeoutMargin) {
+    return JobKind.builder(DeliveryJobs.KIND, DeliverArgs.class, this::work)
+        .queue(DeliveryJobs.QUEUE)
+        .maxAttempts(schedule.maxAttempts())
+        .retryDelays((failed, jitter) -> schedule.delayAfter(failed, jitter).orElse(Duration.ZERO))
+        .timeout(settings.requestTimeout().plus(jobTimeoutMargin))
+        .build();
+  }
+
+  /**
+   * Works one delivery.
+   *
+   * @param context the job's context
+   * @param args the subscription and the event's number
+   */
+  void work(JobContext context, DeliverArgs args) {
+    Optional<StoredSubscription> found =
+        unitOfWork.run(() -> subscriptions.find(args.subscriptionId()));
+    if (found.isEmpty()) {
+      throw context.cancel("subscription deleted");
+    }
+    StoredSubscription stored = found.get();
+    if (!inFlight(stored, args)) {
+      throw context.cancel("subscription disabled or delivery superseded");
+    }
+    Optional<Event> event = readEvent(args.seq());
+    if (event.isEmpty()) {
+      if (!args.resend()) {
+        unitOfWork.run(
+            () -> {
+              subscriptions
+                  .lock(args.subscriptionId())
+                  .filter(s -> inFlight(s, args))
+                  .ifPresent(s -> disable(s.view(), DisabledReason.GAP));
+              return null;
+            });
+      }
+      throw context.cancel("event fell behind retention");
+    }
+    Optional<Instant> wait =
+        unitOfWork.run(
+            () ->
+                subscriptions.takeRateSlot(
+                    args.subscriptionId(), clock.now(), stored.view().rateLimit()));
+    if (wait.isPresent()) {
+      throw context.snooze(Duration.between(clock.now(), wait.get()).abs());
+    }
+    Instant attemptedAt = clock.now();
+    Optional<SendResult> result;
+    DeliveryVerdict verdict;
+    try {
+      SendResult sent = send(stored, event.get(), attemptedAt);
+      result = Optional.of(sent);
+      verdict = DeliveryVerdict.classify(sent, clock.now(), settings.retryAfterCap());
+    } catch (WebhookTargetRefused refused) {
+      // Checked again at every attempt: DNS answers and the configuration change.
+      result = Optional.empty();
+      verdict = new DeliveryVerdict.Failed(refused.code());
+    }
+    metrics.attempt(verdict);
+    if (verdict instanceof DeliveryVerdict.Delivered) {
+      metrics.deliveredAfter(Duration.between(event.get().occurredAt(), clock.now()));
+    }
+    Optional<SendResult> answered = result;
+    DeliveryVerdict meant = verdict;
+    boolean disabled =
+        unitOfWork.run(() -> record(context, args, event.get(), attemptedAt, answered, meant));
+    if (verdict instanceof DeliveryVerdict.Delivered) {
+      return;
+    }
+    if (verdict instanceof DeliveryVerdict.Gone) {
+      throw context.cancel("receiver answered 410 Gone");
+    }
+    boolean lastAttempt = context.attempt() >= context.maxAttempts();
+    if (disabled && !lastAttempt) {
+      throw context.cancel("subscription disabled as failing");
+    }
+    if (verdict instanceof DeliveryVerdict.RetryAfter r && !lastAttempt) {
+      throw context.snooze(r.delay());
+    }
+    String kind =
+        verdict instanceof DeliveryVerdict.Failed f ? f.errorKind() : DeliveryVerdict.STATUS;
+    throw new DeliveryFailed(kind);
+  }
+
+  /** Whether the job is still the subscription's to deliver. */
+  private static boolean inFlight(StoredSubscription stored, DeliverArgs args) {
+    Subscription s = stored.view();
+    if (s.state() != SubscriptionState.ACTIVE) {
+      return false;
+    }
+    if (!s.ordered() || args.resend()) {
+      return true;
+    }
+    return stored.generation() == args.generation()
+        && s.heldSeq().equals(OptionalLong.of(args.seq()));
+  }
+
+  private Optional<Event> readEvent(long seq) {
+    ReadResult read = log.readAfter(seq - 1, 1);
+    if (read instanceof ReadResult.Page page
+        && !page.events().isEmpty()
+        && page.events().get(0).seq() == seq) {
+      return Optional.of(page.events().get(0));
+    }
+    return Optional.empty();
+  }
+
+  private SendResult send(StoredSubscription stored, Event event, Instant now) {
+    URI target = URI.create(stored.view().url());
+    policy.checkTarget(target);
+    byte[] body = bodies.render(event);
+    List<WebhookSecret> secrets =
+        stored.signingSecrets(now).stream().map(WebhookSecret::parse).toList();
+    String id = event.id().toString();
+    long timestamp = now.getEpochSecond();
+    Map<String, String> headers = new LinkedHashMap<>();
+    headers.put("content-type", "application/json");
+    headers.put("webhook-id", id);
+    headers.put("webhook-timestamp", Long.toString(timestamp));
+    headers.put("webhook-signature", WebhookSignature.sign(id, timestamp, body, secrets));
+    return transport.send(new OutgoingRequest(target, headers, body, settings.requestTimeout()));
+  }
+
+  /**
+   * Records the attempt and applies the verdict to the subscription, under its row lock.
+   *
+   * @return whether the subscription is disabled as failing by this attempt
+   */
+  private boolean record(
+      JobContext context,
+      DeliverArgs args,
+      Event event,
+      Instant attemptedAt,
+      Optional<SendResult> result,
+      DeliveryVerdict verdict) {
+    Optional<StoredSubscription> locked = subscriptions.lock(args.subscriptionId());
+    if (locked.isEmpty()) {
+      return false;
+    }
+    StoredSubscription s = locked.get();
+    Instant now = clock.now();
+    // An answer came when the transport has no error kind; a refused target sent nothing.
+    Optional<SendResult> answer = result.filter(r -> r.errorKind().isEmpty());
+    attempts.insert(
+        new Attempt(
+            Ids.newId(),
+            args.subscriptionId(),
+            args.seq(),
+            event.id(),
+            context.attempt(),
+            attemptedAt,
+            answer.map(SendResult::elapsed).orElse(Duration.ZERO),
+            outcome(verdict),
+            answer.map(r -> OptionalInt.of(r.status())).orElse(OptionalInt.empty()),
+            answer.map(r -> cut(r.bodyExcerpt())),
+            verdict instanceof DeliveryVerdict.Failed f
+                ? Optional.of(f.errorKind())
+                : Optional.empty()));
+    boolean chained = s.view().ordered() && !args.resend() && inFlight(s, args);
+    if (verdict instanceof DeliveryVerdict.Delivered) {
+      subscriptions.delivered(s.view().id(), args.seq(), now);
+      if (chained) {
+        chain.advance(s, s.generation(), args.seq());
+      }
+      return false;
+    }
+    if (verdict instanceof DeliveryVerdict.Gone) {
+      if (s.view().state() == SubscriptionState.ACTIVE) {
+        disable(s.view(), DisabledReason.GONE);
+      }
+      return false;
+    }
+    Instant since = subscriptions.failed(s.view().id(), now);
+    boolean streakTooLong = Duration.between(since, now).compareTo(settings.disableAfter()) >= 0;
+    // An ordered subscription whose held delivery is dead has nothing left to move it: it is
+    // disabled at once, so the operator sees it and enables it again (ADR 0018).
+    boolean orderedExhausted = chained && context.attempt() >= context.maxAttempts();
+    if (s.view().state() == SubscriptionState.ACTIVE && (streakTooLong || orderedExhausted)) {
+      disable(s.view(), DisabledReason.FAILING);
+      return true;
+    }
+    return false;
+  }
+
+  private void disable(Subscription s, DisabledReason reason) {
+    subscriptions.disable(s.id(), reason, clock.now());
+    unitOfWork.afterCommit(
+        () ->
+            LOG.warn(
+                "webhook subscription disabled: "
+                    + TelemetryNames.WEBHOOK_SUBSCRIPTION_ID
+                    + "={} reason={}",
+                s.id(),
+                reason.code()));
+  }
+
+  private static DeliveryOutcome outcome(DeliveryVerdict verdict) {
+    if (verdict instanceof DeliveryVerdict.Delivered) {
+      return DeliveryOutcome.DELIVERED;
+    }
+    if (verdict instanceof DeliveryVerdict.Gone) {
+      return DeliveryOutcome.GONE;
+    }
+    if (verdict instanceof DeliveryVerdict.RetryAfter) {
+      return DeliveryOutcome.RETRY_AFTER;
+    }
+    return DeliveryOutcome.FAILED;
+  }
+
+  private String cut(String text) {
+    String t = text == null ? "" : text;
+    int max = settings.maxResponseBodyChars();
+    return t.length() <= max ? t : t.substring(0, max);
+  }
+}
