@@ -6,7 +6,6 @@ import dev.bothy.platform.telemetry.TelemetryNames;
 import dev.bothy.testing.DebianTool;
 import dev.bothy.wire.config.ConsumerConfig;
 import dev.bothy.wire.config.WebhooksConfig;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

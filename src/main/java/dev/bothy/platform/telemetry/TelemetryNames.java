@@ -91,13 +91,13 @@ public final class TelemetryNames {
                   "connection_name",
                   "stream",
                   "fields",
+                  // A NATS server's error reduced to letters, or why a webhook subscription was
+                  // disabled (gap, failing, gone).
                   "reason",
                   "client_id",
                   "output",
                   "status",
                   "next",
-                  // Why a webhook subscription was disabled: gap, failing, gone.
-                  "reason",
                   // Numbers: event numbers, counts, attempts and durations.
                   "after",
                   "after_seq",

@@ -65,6 +65,7 @@ public class BothyConfiguration extends Configuration {
 
   /** The {@code bus} section. */
   @Valid @NotNull @JsonProperty private BusConfig bus = new BusConfig();
+
   /** The {@code webhooks} section. */
   @Valid @NotNull @JsonProperty private WebhooksConfig webhooks = new WebhooksConfig();
 

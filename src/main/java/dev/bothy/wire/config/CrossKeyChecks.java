@@ -1,10 +1,10 @@
 package dev.bothy.wire.config;
 
 import dev.bothy.platform.jobs.domain.JobNames;
-import java.net.URI;
-import java.net.URISyntaxException;
 import dev.bothy.webhooks.app.DeliveryJobs;
 import dev.bothy.webhooks.domain.Cidr;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
