@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import dev.bothy.arch.fixture.CountersModule;
+import dev.bothy.arch.fixture.CreatesAStream;
 import dev.bothy.arch.fixture.OpensItsOwnConnection;
 import dev.bothy.arch.fixture.UsesCounters;
 import dev.bothy.arch.fixture.UsesDropwizard;
@@ -39,6 +40,23 @@ class ArchitectureRulesBiteTest {
         .isInstanceOf(AssertionError.class)
         .hasMessageContaining("getConnection")
         .hasMessageContaining("commit");
+  }
+
+  @Test
+  void the_bus_rules_fail_on_a_class_outside_the_bus_that_creates_a_stream() {
+    JavaClasses offender = new ClassFileImporter().importClasses(CreatesAStream.class);
+
+    assertThatThrownBy(
+            () -> ArchitectureTest.only_nats_streams_creates_or_changes_a_stream.check(offender))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("addStream");
+    assertThatThrownBy(() -> ArchitectureTest.the_nats_client_only_in_the_bus.check(offender))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("io.nats.client.JetStreamManagement");
+    assertThatThrownBy(
+            () -> ArchitectureTest.only_wire_system_and_console_use_the_bus.check(offender))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("dev.bothy.bus.Streams");
   }
 
   @Test

@@ -41,9 +41,9 @@ import java.util.Set;
  *
  * <p>{@link ArchitectureRulesBiteTest} runs the rules on fixtures in {@code dev.bothy.arch.fixture}
  * that break them and sees them fail, so a rule that cannot fail is caught: today the module
- * arrows, internals, cycle, domain and app rules, the connection, Dropwizard and counters rules.
- * The rules that judge modules by package take their root as a parameter, so the bite tests run the
- * real DESIGN.md table on stand-in modules under {@code fixture.modules}.
+ * arrows, internals, cycle, domain and app rules, the connection, Dropwizard and counters rules,
+ * and the three bus rules. The rules that judge modules by package take their root as a parameter,
+ * so the bite tests run the real DESIGN.md table on stand-in modules under {@code fixture.modules}.
  */
 @AnalyzeClasses(packages = "dev.bothy", importOptions = ImportOption.DoNotIncludeTests.class)
 class ArchitectureTest {

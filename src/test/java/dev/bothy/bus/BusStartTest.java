@@ -30,6 +30,8 @@ class BusStartTest {
 
   @RegisterExtension static final NatsServer SMALL = NatsServer.jetStream().maxPayload(32 * 1024);
 
+  @RegisterExtension static final NatsServer CORE = NatsServer.withoutJetStream();
+
   @Test
   void an_unreachable_server_fails_the_start_within_the_timeout_naming_the_url_key()
       throws Exception {
@@ -85,6 +87,15 @@ class BusStartTest {
     assertThat(BusSettings.of(NATS.url(), new Credential.Token("alex-token-55"), true).toString())
         .contains("bus.nats.token")
         .doesNotContain("alex-token-55");
+  }
+
+  @Test
+  void a_server_without_jetstream_fails_the_start_naming_the_url_key() {
+    BusModule bus = new BusModule(BusSettings.of(CORE.url(), new Credential.None(), true));
+
+    assertThatThrownBy(bus::connect)
+        .isInstanceOf(BothyException.class)
+        .hasMessageContaining("the NATS server of bus.nats.url has no JetStream");
   }
 
   @Test

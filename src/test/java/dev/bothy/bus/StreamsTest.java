@@ -156,4 +156,28 @@ class StreamsTest {
         .hasMessageContaining("what a stream cannot change")
         .hasMessageContaining("storage is memory, declared file");
   }
+
+  @Test
+  void three_replicas_fail_the_create_on_a_single_server_but_pass_its_update() throws Exception {
+    BusModule.Settings three =
+        new BusModule.Settings(
+            BusSettings.nats(NATS.url(), new Credential.None()),
+            new StreamSettings(true, 3, Duration.ofDays(30), Duration.ofMinutes(5), 64 * 1024),
+            BusSettings.RELAY);
+
+    assertThatThrownBy(() -> new BusModule(three).connect())
+        .isInstanceOf(BothyException.class)
+        .hasMessageContaining("stream EVENTS could not be created as declared")
+        .hasMessageContaining("the server answered");
+
+    // A standalone 2.9 server refuses three replicas at create but takes them at update,
+    // storing the number without replicating: the README's gotcha, pinned here.
+    BusModule one = new BusModule(BusSettings.of(NATS.url(), new Credential.None(), true));
+    one.connect();
+    one.close();
+    BusModule updated = new BusModule(three);
+    updated.connect();
+    updated.close();
+    assertThat(jsm.getStreamInfo(Streams.EVENTS).getConfiguration().getReplicas()).isEqualTo(3);
+  }
 }

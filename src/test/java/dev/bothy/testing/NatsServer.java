@@ -46,6 +46,7 @@ public final class NatsServer implements BeforeAllCallback, AfterAllCallback, Au
   private static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
   private static final int START_ATTEMPTS = 3;
 
+  private final boolean jetStream;
   private String token;
   private Integer maxPayload;
   private boolean monitoring;
@@ -55,7 +56,9 @@ public final class NatsServer implements BeforeAllCallback, AfterAllCallback, Au
   private int monitorPort;
   private Process process;
 
-  private NatsServer() {}
+  private NatsServer(boolean jetStream) {
+    this.jetStream = jetStream;
+  }
 
   /**
    * Returns a server with JetStream and the server's defaults, not yet started.
@@ -63,7 +66,16 @@ public final class NatsServer implements BeforeAllCallback, AfterAllCallback, Au
    * @return the server
    */
   public static NatsServer jetStream() {
-    return new NatsServer();
+    return new NatsServer(true);
+  }
+
+  /**
+   * Returns a server without JetStream (as Debian's starts without {@code -js}), not yet started.
+   *
+   * @return the server
+   */
+  public static NatsServer withoutJetStream() {
+    return new NatsServer(false);
   }
 
   /**
@@ -277,13 +289,10 @@ public final class NatsServer implements BeforeAllCallback, AfterAllCallback, Au
     command.addAll(List.of("-c", config.toString()));
     command.addAll(
         List.of(
-            "-js",
-            "-a",
-            "127.0.0.1",
-            "-p",
-            Integer.toString(port),
-            "-sd",
-            storeDirectory().toString()));
+            "-a", "127.0.0.1", "-p", Integer.toString(port), "-sd", storeDirectory().toString()));
+    if (jetStream) {
+      command.add("-js");
+    }
     if (monitoring) {
       command.addAll(List.of("-m", Integer.toString(monitorPort)));
     }
@@ -311,7 +320,9 @@ public final class NatsServer implements BeforeAllCallback, AfterAllCallback, Au
         "nats-server did not answer within " + READY_TIMEOUT + ":\n" + Files.readString(log));
   }
 
-  /** Tells whether the server greets on its port with an INFO line that offers JetStream. */
+  /**
+   * Tells whether the server greets on its port with an INFO line (offering JetStream if asked).
+   */
   private boolean answers() {
     try (Socket socket = new Socket()) {
       socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 500);
@@ -320,7 +331,9 @@ public final class NatsServer implements BeforeAllCallback, AfterAllCallback, Au
           new BufferedReader(
               new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
       String info = in.readLine();
-      return info != null && info.startsWith("INFO ") && info.contains("\"jetstream\":true");
+      return info != null
+          && info.startsWith("INFO ")
+          && (!jetStream || info.contains("\"jetstream\":true"));
     } catch (IOException e) {
       return false;
     }

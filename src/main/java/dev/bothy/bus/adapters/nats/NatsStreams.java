@@ -79,7 +79,17 @@ public final class NatsStreams {
                   + " does not exist and bus.nats.manageStreams is false: create it as the bus"
                   + " README declares it, or set bus.nats.manageStreams to true");
         }
-        jsm.addStream(configuration(StreamConfiguration.builder(), declared));
+        try {
+          jsm.addStream(configuration(StreamConfiguration.builder(), declared));
+        } catch (JetStreamApiException e) {
+          throw BothyException.invalid(
+              "stream "
+                  + declared.name()
+                  + " could not be created as declared (bus.nats.stream.*): the server answered "
+                  + e.getApiErrorCode()
+                  + " "
+                  + e.getErrorDescription());
+        }
         LOG.info("nats stream created: stream={}", declared.name());
         return Outcome.CREATED;
       }
