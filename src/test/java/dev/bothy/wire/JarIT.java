@@ -153,8 +153,9 @@ class JarIT {
       // gauge without a cursor row would give null on every scrape, so this wait cannot hide one.
       String metrics = Http.getUntil(admin, "/metrics", body -> !body.contains("\"value\":null"));
       assertThat(metrics)
-          .as("no consumer is registered, so no consumer gauge")
-          .doesNotContain("bothy.event.consumer.lag")
+          .as("the all role runs the webhooks consumer: its gauges read its cursor, none is null")
+          .contains("\"bothy.event.consumer.lag{bothy_consumer_name=webhooks}\":{\"value\":0}")
+          .contains("bothy.event.consumer.pending_age_seconds{bothy_consumer_name=webhooks}")
           .doesNotContain("\"value\":null");
       // Requests Jetty refuses while parsing: its parser would log their header values at WARN.
       for (String refused :
