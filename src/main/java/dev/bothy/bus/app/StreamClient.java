@@ -1,0 +1,40 @@
+package dev.bothy.bus.app;
+
+import dev.bothy.bus.domain.PublishOutcome;
+import dev.bothy.bus.domain.StreamTail;
+import dev.bothy.sync.Event;
+import java.util.List;
+
+/**
+ * The relay's side of the stream (the NATS adapter implements it). No method is ever called inside
+ * a database transaction.
+ */
+public interface StreamClient {
+
+  /**
+   * Reads the stream's last sequence and its last message.
+   *
+   * @return the tail
+   * @throws dev.bothy.kernel.BothyException {@code unavailable} when the server cannot be asked
+   */
+  StreamTail tail();
+
+  /**
+   * Publishes the events in order, asynchronously, each to its type's subject with {@code
+   * Nats-Msg-Id} = its id, the headers {@code Bothy-Seq} and {@code traceparent}, and the expected
+   * last stream sequence {@code base + i} for the {@code i}-th, then waits for every answer up to
+   * the publish ack timeout.
+   *
+   * @param events the window, in log order
+   * @param base the stream's last sequence before the window
+   * @return one outcome per event, in order
+   */
+  List<PublishOutcome> publish(List<Event> events, long base);
+
+  /**
+   * Tells whether the connection to the server is up now.
+   *
+   * @return true when connected
+   */
+  boolean connected();
+}
