@@ -4,6 +4,7 @@ import dev.bothy.bus.RelayState;
 import dev.bothy.bus.RelayState.Halt;
 import dev.bothy.bus.RelayState.Mode;
 import dev.bothy.bus.RelayState.Reason;
+import dev.bothy.bus.RelayTracer;
 import dev.bothy.bus.RelayView;
 import dev.bothy.bus.domain.CheckAcks;
 import dev.bothy.bus.domain.PublishOutcome;
@@ -67,6 +68,7 @@ public final class RelayService implements RelayView {
   private final StreamClient stream;
   private final RelayLease lease;
   private final RelayMetrics metrics;
+  private final RelayTracer tracer;
   private final Clock clock;
 
   // Written by the relay thread only; read by the gauges and health checks.
@@ -88,6 +90,7 @@ public final class RelayService implements RelayView {
    * @param stream the stream
    * @param lease the lease
    * @param metrics the counters
+   * @param tracer wraps each round that publishes in a span
    * @param clock the process's clock
    */
   public RelayService(
@@ -98,6 +101,7 @@ public final class RelayService implements RelayView {
       StreamClient stream,
       RelayLease lease,
       RelayMetrics metrics,
+      RelayTracer tracer,
       Clock clock) {
     this.settings = Objects.requireNonNull(settings, "settings");
     this.unitOfWork = Objects.requireNonNull(unitOfWork, "unitOfWork");
@@ -106,12 +110,23 @@ public final class RelayService implements RelayView {
     this.stream = Objects.requireNonNull(stream, "stream");
     this.lease = Objects.requireNonNull(lease, "lease");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
+    this.tracer = Objects.requireNonNull(tracer, "tracer");
     this.clock = Objects.requireNonNull(clock, "clock");
   }
 
   @Override
   public RelayState state() {
     return new RelayState(mode, stream.connected(), halt, lastPublishedSeq);
+  }
+
+  @Override
+  public long lag() {
+    return unitOfWork.run(
+        () -> {
+          long head = log.head();
+          long cursor = cursors.read(settings.stream()).orElse(0);
+          return Math.max(0, head - cursor);
+        });
   }
 
   /**
@@ -159,13 +174,24 @@ public final class RelayService implements RelayView {
       return false;
     }
     List<Event> events = ((ReadResult.Page) read).events();
+    if (events.isEmpty()) {
+      return false;
+    }
+    long from = cursor;
+    return tracer.round(
+        settings.stream(), events.get(0).seq(), events.size(), () -> publishAll(from, events));
+  }
+
+  /** Publishes a batch window by window; true when it was full and all of it went out. */
+  private boolean publishAll(long cursor, List<Event> events) {
+    long at = cursor;
     for (int from = 0; from < events.size(); from += settings.window()) {
       List<Event> window = events.subList(from, Math.min(events.size(), from + settings.window()));
       if (!lease.held()) {
         standBy();
         return false;
       }
-      cursor = publishWindow(cursor, window);
+      at = publishWindow(at, window);
       if (!inStep || mode != Mode.ACTIVE) {
         return false;
       }
