@@ -10,8 +10,8 @@ public interface RelayCursorRepository {
 
   /**
    * Writes the stream's row when it has none: at the number just before the oldest event the log
-   * still holds (0 for an empty log), so the relay carries every retained event. Two processes
-   * starting together write one row.
+   * still holds, so the relay carries every retained event. An empty log writes no row: the row
+   * waits for the first event. Two processes starting together write one row.
    *
    * @param stream the stream's name
    */

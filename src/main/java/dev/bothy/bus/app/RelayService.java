@@ -130,15 +130,11 @@ public final class RelayService implements RelayView {
   }
 
   /**
-   * Writes the cursor row when it is missing (at the oldest retained event), before the first
-   * round.
+   * Writes the cursor row when it is missing (at the oldest retained event; an empty log waits for
+   * its first event), before the first round.
    */
   public void ensureCursor() {
-    unitOfWork.run(
-        () -> {
-          cursors.ensureAtOldestRetained(settings.stream());
-          return null;
-        });
+    cursorRow();
     mode = Mode.STANDBY;
   }
 
@@ -155,6 +151,10 @@ public final class RelayService implements RelayView {
       return false;
     }
     if (clock.now().isBefore(publishNotBefore)) {
+      return false;
+    }
+    if (cursorRow().isEmpty()) {
+      // An empty log: nothing to relay, and no row until the first event.
       return false;
     }
     if (!inStep && !reconcile()) {
@@ -355,6 +355,18 @@ public final class RelayService implements RelayView {
           reason.streamLast(),
           reason.cursor());
     }
+  }
+
+  private OptionalLong cursorRow() {
+    return unitOfWork.run(
+        () -> {
+          OptionalLong row = cursors.read(settings.stream());
+          if (row.isPresent()) {
+            return row;
+          }
+          cursors.ensureAtOldestRetained(settings.stream());
+          return cursors.read(settings.stream());
+        });
   }
 
   private long readCursor() {

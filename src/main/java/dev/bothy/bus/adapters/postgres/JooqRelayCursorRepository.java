@@ -17,14 +17,15 @@ public final class JooqRelayCursorRepository implements RelayCursorRepository {
   @Override
   public void ensureAtOldestRetained(String stream) {
     // min(seq) - 1: the relay carries every event the log still holds. Numbers below the minimum
-    // are gone for every reader; units in flight get numbers above the head.
+    // are gone for every reader; units in flight get numbers above the head. An empty log writes
+    // nothing: its next number is not known here (retention may have emptied a log whose counter
+    // is far from 0), so the row waits for the first event.
     PgTx.dsl()
         .insertInto(BUS_RELAY_CURSORS, BUS_RELAY_CURSORS.STREAM, BUS_RELAY_CURSORS.LAST_SEQ)
         .select(
-            DSL.select(
-                    DSL.val(stream),
-                    DSL.greatest(DSL.coalesce(DSL.min(EVENT_LOG.SEQ), 1L).minus(1L), DSL.val(0L)))
-                .from(EVENT_LOG))
+            DSL.select(DSL.val(stream), DSL.min(EVENT_LOG.SEQ).minus(1L))
+                .from(EVENT_LOG)
+                .having(DSL.count().gt(0)))
         .onConflict(BUS_RELAY_CURSORS.STREAM)
         .doNothing()
         .execute();

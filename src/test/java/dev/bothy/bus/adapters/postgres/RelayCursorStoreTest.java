@@ -49,7 +49,7 @@ class RelayCursorStoreTest {
   }
 
   @Test
-  void an_empty_log_starts_the_row_at_zero_and_an_unknown_stream_has_none() throws SQLException {
+  void an_empty_log_writes_no_row_until_its_first_event() throws SQLException {
     // The class shares one database: start from an empty log and no row.
     PgExtension.rows(
         PG.superuser(),
@@ -61,8 +61,16 @@ class RelayCursorStoreTest {
           store.ensureAtOldestRetained("EVENTS");
           return null;
         });
-    assertThat(unit.run(() -> store.read("EVENTS"))).isEqualTo(OptionalLong.of(0));
-    assertThat(unit.run(() -> store.read("OTHER"))).isEmpty();
+    assertThat(unit.run(() -> store.read("EVENTS"))).isEmpty();
+    EventLogFixture log = new EventLogFixture(PG.app());
+    log.append(UUID.randomUUID(), 1);
+    long first = log.log.head();
+    unit.run(
+        () -> {
+          store.ensureAtOldestRetained("EVENTS");
+          return null;
+        });
+    assertThat(unit.run(() -> store.read("EVENTS"))).isEqualTo(OptionalLong.of(first - 1));
   }
 
   @Test
