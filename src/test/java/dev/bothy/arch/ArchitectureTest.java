@@ -23,7 +23,8 @@ import java.util.Set;
  * module_internals_are_used_only_by_their_module_and_wire} (other modules use only the port, the
  * module's root package), {@code modules_are_free_of_cycles} (one slice per module of the table,
  * each {@code platform.*} its own), {@code nothing_depends_on_wire}, {@code
- * only_wire_uses_the_api}, {@code api_uses_only_the_kernel_platform_and_the_sync_port}, {@code
+ * only_wire_uses_the_api}, {@code only_wire_system_and_console_use_the_bus}, {@code
+ * api_uses_only_the_kernel_platform_and_the_sync_port}, {@code
  * jobs_use_only_the_kernel_and_platform_pg}, {@code lifecycle_uses_only_the_kernel}, {@code
  * telemetry_names_use_only_the_jdk} and {@code kernel_depends_on_nothing_but_the_jdk}.
  *
@@ -32,6 +33,7 @@ import java.util.Set;
  *
  * <p>Frameworks and the database: {@code generated_types_only_in_platform_and_postgres_adapters},
  * {@code jooq_only_in_platform_and_postgres_adapters}, {@code dropwizard_only_in_wire}, {@code
+ * the_nats_client_only_in_the_bus}, {@code only_nats_streams_creates_or_changes_a_stream}, {@code
  * jersey_and_jackson_only_in_wire_and_api}, {@code
  * only_platform_pg_opens_connections_or_transactions}, {@code
  * counters_are_used_only_by_phase_hooks} (built from a running assembly, see {@link
@@ -176,6 +178,37 @@ class ArchitectureTest {
           .should()
           .dependOnClassesThat()
           .resideInAPackage("dev.bothy.api..");
+
+  @ArchTest
+  static final ArchRule only_wire_system_and_console_use_the_bus =
+      noClasses()
+          .that()
+          .resideOutsideOfPackages(
+              "dev.bothy.wire..", "dev.bothy.bus..", "dev.bothy.system..", "dev.bothy.console..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAPackage("dev.bothy.bus..")
+          .because("DESIGN.md section 4: only system and console (and wire) use the bus ports");
+
+  @ArchTest
+  static final ArchRule the_nats_client_only_in_the_bus =
+      noClasses()
+          .that()
+          .resideOutsideOfPackage("dev.bothy.bus..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAPackage("io.nats..")
+          .because("DESIGN.md section 14: NATS is the bus module's business");
+
+  @ArchTest
+  static final ArchRule only_nats_streams_creates_or_changes_a_stream =
+      noClasses()
+          .that()
+          .doNotHaveFullyQualifiedName("dev.bothy.bus.adapters.nats.NatsStreams")
+          .should()
+          .callMethodWhere(createsOrChangesAStream())
+          .because(
+              "bus.Streams declares the streams and NatsStreams alone puts them on the server");
 
   @ArchTest
   static final ArchRule api_resources_hold_no_sql_and_no_transactions =
@@ -339,6 +372,15 @@ class ArchitectureTest {
         .resideInAPackage(root + "..")
         .should(new Modules(root).useOnlyTheModulesTheirRowAllows())
         .as("module_arrows_follow_the_design_table");
+  }
+
+  private static DescribedPredicate<JavaCall<?>> createsOrChangesAStream() {
+    Set<String> verbs = Set.of("addStream", "updateStream", "deleteStream");
+    return DescribedPredicate.describe(
+        "create, update or delete a JetStream stream",
+        call ->
+            call.getTargetOwner().isAssignableTo("io.nats.client.JetStreamManagement")
+                && verbs.contains(call.getName()));
   }
 
   private static DescribedPredicate<JavaCall<?>> opensConnectionsOrTransactions() {

@@ -66,6 +66,16 @@ class ConfigurationTest {
             + " | api.idempotencyRetention must be shorter than sync.eventRetention",
         "removed consumer stop budget | shutdown:\\n  consumersTimeout: 5s"
             + " | shutdown.consumersTimeout",
+        "nats token without a url | bus:\\n  nats:\\n    token: robin-token"
+            + " | bus.nats.token or bus.nats.credsFile is set but bus.nats.url is not",
+        "nats stream kept shorter than the log | bus:\\n  nats:\\n    url: nats://127.0.0.1:4"
+            + "\\n    stream:\\n      maxAge: 2d | bus.nats.stream.maxAge must be at least"
+            + " sync.eventRetention",
+        "duplicate window below the seed's | bus:\\n  nats:\\n    stream:\\n"
+            + "      duplicateWindow: 1m | bus.nats.stream.duplicateWindow",
+        "ack timeout not below the duplicate window | bus:\\n  relay:\\n"
+            + "    publishAckTimeout: 5m | bus.relay.publishAckTimeout must be shorter than"
+            + " bus.nats.stream.duplicateWindow",
       })
   void a_bad_configuration_stops_the_start_with_a_non_zero_exit_and_a_message_naming_the_key(
       String name, String yaml, String expected) throws Exception {
@@ -126,11 +136,45 @@ class ConfigurationTest {
   }
 
   @Test
+  void a_nats_credential_never_appears_in_a_configuration_error() throws IOException {
+    Path config =
+        write(
+            "bus:\n  nats:\n    url: nats://alex:alex-nats-secret-5@nats.example.com:4222\n"
+                + "    token: sam-nats-token-6\n    credsFile: /etc/bothy/robin.creds\n"
+                + "  relay:\n    window: 900\n    batchSize: 10\n");
+
+    CommandLine.Outcome outcome = CommandLine.run("check", config.toString());
+
+    assertThat(outcome.succeeded()).isFalse();
+    assertThat(outcome.err() + outcome.out())
+        .contains("bus.nats.url must not hold credentials")
+        .contains("set at most one of bus.nats.token and bus.nats.credsFile")
+        .contains("bus.relay.window must not exceed bus.relay.batchSize")
+        .doesNotContain("alex-nats-secret-5")
+        .doesNotContain("sam-nats-token-6")
+        .doesNotContain("nats.example.com");
+  }
+
+  @Test
+  void a_url_that_is_not_a_nats_url_is_refused_without_showing_it() throws IOException {
+    Path config = write("bus:\n  nats:\n    url: 'http://nats.example.com:4222'\n");
+
+    CommandLine.Outcome outcome = CommandLine.run("check", config.toString());
+
+    assertThat(outcome.succeeded()).isFalse();
+    assertThat(outcome.err() + outcome.out())
+        .contains("bus.nats.url is not a NATS URL")
+        .doesNotContain("nats.example.com");
+  }
+
+  @Test
   void a_good_configuration_passes_the_check() throws IOException {
     Path config =
         write(
             "database:\n  url: jdbc:postgresql://127.0.0.1:5432/bothy\n  maxPoolSize: 4\n"
-                + "  lockTimeout: 2s\n  statementTimeout: 10s\nshutdown:\n  totalTimeout: 20s\n");
+                + "  lockTimeout: 2s\n  statementTimeout: 10s\nshutdown:\n  totalTimeout: 20s\n"
+                + "bus:\n  nats:\n    url: 'nats://127.0.0.1:4222,tls://nats.example.com:4222'\n"
+                + "    token: robin-token\n");
 
     CommandLine.Outcome outcome = CommandLine.run("check", config.toString());
 

@@ -3,13 +3,12 @@ package dev.bothy.wire;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bothy.platform.telemetry.TelemetryNames;
+import dev.bothy.testing.DebianTool;
 import dev.bothy.wire.config.ConsumerConfig;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -34,58 +33,11 @@ class ObservabilityFilesTest {
    * needs nothing installed beyond a JDK and Maven on a Debian machine.
    */
   static Path promtool() throws Exception {
-    for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
-      Path candidate = Path.of(dir, "promtool");
-      if (Files.isExecutable(candidate)) {
-        return candidate;
-      }
-    }
-    Path tools = Path.of("target/tools").toAbsolutePath();
-    Path unpacked = tools.resolve("unpacked/usr/bin/promtool");
-    if (Files.isExecutable(unpacked)) {
-      return unpacked;
-    }
-    Files.createDirectories(tools);
-    if (!download(tools)) {
-      // A fresh machine may have no package lists yet; refreshing them needs root.
-      run(tools, "apt-get", "update", "-q");
-      if (!download(tools)) {
-        throw new AssertionError(
-            "promtool is required for the rule tests and apt-get download prometheus failed;"
-                + " install promtool on the PATH");
-      }
-    }
-    try (var debs = Files.list(tools)) {
-      Path deb =
-          debs.filter(f -> f.getFileName().toString().startsWith("prometheus_"))
-              .findFirst()
-              .orElseThrow();
-      run(tools, "dpkg-deb", "-x", deb.toString(), "unpacked");
-    }
-    return unpacked;
-  }
-
-  private static boolean download(Path tools) {
-    try {
-      run(tools, "apt-get", "download", "-q", "prometheus");
-      return true;
-    } catch (Exception | AssertionError e) {
-      return false;
-    }
+    return DebianTool.find("promtool", "prometheus", "usr/bin/promtool", List.of());
   }
 
   private static String run(String... command) throws Exception {
-    return run(Path.of("."), command);
-  }
-
-  private static String run(Path dir, String... command) throws Exception {
-    Process p =
-        new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    if (!p.waitFor(5, TimeUnit.MINUTES) || p.exitValue() != 0) {
-      throw new AssertionError(String.join(" ", command) + " failed:\n" + out);
-    }
-    return out;
+    return DebianTool.run(Path.of("."), command);
   }
 
   @Test

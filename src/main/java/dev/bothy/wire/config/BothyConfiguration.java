@@ -60,6 +60,9 @@ public class BothyConfiguration extends Configuration {
   /** The {@code api} section. */
   @Valid @NotNull @JsonProperty private ApiConfig api = new ApiConfig();
 
+  /** The {@code bus} section. */
+  @Valid @NotNull @JsonProperty private BusConfig bus = new BusConfig();
+
   @JsonIgnore private Role role = Role.ALL;
 
   /** Creates a configuration with every default. */
@@ -127,6 +130,15 @@ public class BothyConfiguration extends Configuration {
    */
   public ShutdownConfig shutdown() {
     return shutdown;
+  }
+
+  /**
+   * Returns the {@code bus} section.
+   *
+   * @return the section
+   */
+  public BusConfig bus() {
+    return bus;
   }
 
   /**

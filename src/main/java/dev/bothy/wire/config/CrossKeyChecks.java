@@ -1,6 +1,8 @@
 package dev.bothy.wire.config;
 
 import dev.bothy.platform.jobs.domain.JobNames;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -14,6 +16,8 @@ import java.util.Set;
  * failure.
  */
 public final class CrossKeyChecks {
+  private static final Set<String> NATS_SCHEMES = Set.of("nats", "tls", "ws", "wss");
+
   private static final Set<String> LOOPBACK_HOSTS =
       Set.of("localhost", "127.0.0.1", "[::1]", "::1");
 
@@ -40,6 +44,7 @@ public final class CrossKeyChecks {
           "consumer.pendingAlertAfter must be shorter than sync.eventRetention, or a stalled"
               + " consumer loses events before its alert fires");
     }
+    bus(configuration.bus(), sync, problems);
     ApiConfig api = configuration.api();
     if (api != null
         && sync != null
@@ -95,6 +100,91 @@ public final class CrossKeyChecks {
       problems.add("database.txRetryBaseDelay must not exceed database.txRetryMaxDelay");
     }
     return problems;
+  }
+
+  private static void bus(BusConfig bus, SyncConfig sync, List<String> problems) {
+    if (bus == null || bus.nats() == null) {
+      return;
+    }
+    BusNatsConfig nats = bus.nats();
+    if (nats.token().isPresent() && nats.credsFile().isPresent()) {
+      problems.add("set at most one of bus.nats.token and bus.nats.credsFile");
+    }
+    if (nats.url().isEmpty() && (nats.token().isPresent() || nats.credsFile().isPresent())) {
+      problems.add(
+          "bus.nats.token or bus.nats.credsFile is set but bus.nats.url is not: set the URL, or"
+              + " remove the credential");
+    }
+    nats.url().ifPresent(url -> natsUrl(url, problems));
+    if (nats.reconnectWait() != null
+        && nats.reconnectBackoffCap() != null
+        && nats.reconnectWait().toNanoseconds() > nats.reconnectBackoffCap().toNanoseconds()) {
+      problems.add("bus.nats.reconnectWait must not exceed bus.nats.reconnectBackoffCap");
+    }
+    BusStreamConfig stream = nats.stream();
+    if (stream != null
+        && stream.maxAge() != null
+        && stream.duplicateWindow() != null
+        && stream.duplicateWindow().toNanoseconds() > stream.maxAge().toNanoseconds()) {
+      problems.add(
+          "bus.nats.stream.duplicateWindow must not be longer than bus.nats.stream.maxAge"
+              + " (JetStream refuses such a stream)");
+    }
+    if (nats.url().isPresent()
+        && stream != null
+        && sync != null
+        && stream.maxAge() != null
+        && sync.eventRetention() != null
+        && stream.maxAge().toNanoseconds() < sync.eventRetention().toNanoseconds()) {
+      problems.add(
+          "bus.nats.stream.maxAge must be at least sync.eventRetention, or the stream drops"
+              + " events the log still holds and a republish finds them missing");
+    }
+    BusRelayConfig relay = bus.relay();
+    if (relay == null) {
+      return;
+    }
+    if (relay.window() > relay.batchSize()) {
+      problems.add("bus.relay.window must not exceed bus.relay.batchSize");
+    }
+    if (stream != null
+        && stream.duplicateWindow() != null
+        && relay.publishAckTimeout() != null
+        && relay.publishAckTimeout().toNanoseconds() >= stream.duplicateWindow().toNanoseconds()) {
+      problems.add(
+          "bus.relay.publishAckTimeout must be shorter than bus.nats.stream.duplicateWindow, or"
+              + " a republish after a lost ack stores a second copy");
+    }
+  }
+
+  /**
+   * Checks {@code bus.nats.url}: one or more {@code nats://}, {@code tls://}, {@code ws://} or
+   * {@code wss://} URLs with a host, and no user information, which would put a credential in the
+   * URL. The messages never show the URL.
+   */
+  private static void natsUrl(String url, List<String> problems) {
+    for (String server : url.split(",", -1)) {
+      URI uri;
+      try {
+        uri = new URI(server.trim());
+      } catch (URISyntaxException e) {
+        problems.add(
+            "bus.nats.url is not a NATS URL (nats://host:port, several separated by commas)");
+        return;
+      }
+      if (uri.getScheme() == null
+          || !NATS_SCHEMES.contains(uri.getScheme().toLowerCase(Locale.ROOT))
+          || uri.getHost() == null) {
+        problems.add(
+            "bus.nats.url is not a NATS URL (nats://host:port, several separated by commas)");
+        return;
+      }
+      if (uri.getRawUserInfo() != null) {
+        problems.add(
+            "bus.nats.url must not hold credentials: use bus.nats.token or bus.nats.credsFile");
+        return;
+      }
+    }
   }
 
   private static void jobs(JobsConfig jobs, List<String> problems) {

@@ -16,9 +16,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The log lines of every module (sync: consumers, tail and listener waker; the platform: job
- * runtime, listener, unit of work and loops; the API; the instance; the wiring) read in their
- * source: every {@code key=} they write is in {@link TelemetryNames#LOG_KEYS}, no statement logs an
- * exception's message, and an exception handed to a logger goes through {@code
+ * runtime, listener, unit of work and loops; the API; the bus; the instance; the wiring) read in
+ * their source: every {@code key=} they write is in {@link TelemetryNames#LOG_KEYS}, no statement
+ * logs an exception's message, and an exception handed to a logger goes through {@code
  * ErrorFields.redacted}. The captured-output side of the same rule is {@code LogsCarryNoDataTest}.
  */
 class LogKeysTest {
@@ -27,6 +27,7 @@ class LogKeysTest {
           "dev/bothy/sync",
           "dev/bothy/platform",
           "dev/bothy/api",
+          "dev/bothy/bus",
           "dev/bothy/instance",
           "dev/bothy/wire",
           "dev/bothy/kernel");

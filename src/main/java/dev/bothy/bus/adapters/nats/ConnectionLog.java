@@ -1,0 +1,81 @@
+package dev.bothy.bus.adapters.nats;
+
+import dev.bothy.kernel.ErrorFields;
+import io.nats.client.Connection;
+import io.nats.client.ConnectionListener;
+import io.nats.client.ErrorListener;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The log lines of a NATS connection: one line per state change (connected, disconnected,
+ * reconnected, closed), and while the connection is down one warning for its failing attempts
+ * rather than one per attempt. No line carries the URL, a credential or an exception's message; a
+ * server error is reduced to its words.
+ */
+final class ConnectionLog implements ErrorListener {
+  private static final Logger LOG = LoggerFactory.getLogger(ConnectionLog.class);
+  private static final int MAX_REASON_LENGTH = 64;
+
+  private final String name;
+  // Set once a failure was logged while down; cleared by the next (re)connection.
+  private final AtomicBoolean failureLogged = new AtomicBoolean();
+
+  ConnectionLog(String name) {
+    this.name = name;
+  }
+
+  /**
+   * Returns the connection listener. A lambda: the interface's one abstract method is deprecated in
+   * favour of a default one that adds details this log does not use.
+   */
+  ConnectionListener listener() {
+    return this::onEvent;
+  }
+
+  private void onEvent(Connection connection, ConnectionListener.Events event) {
+    switch (event) {
+      case CONNECTED -> {
+        failureLogged.set(false);
+        LOG.info(
+            "nats connected: connection_name={} server_version={}",
+            name,
+            connection.getServerInfo().getVersion());
+      }
+      case RECONNECTED -> {
+        failureLogged.set(false);
+        LOG.info("nats reconnected: connection_name={}", name);
+      }
+      case DISCONNECTED ->
+          LOG.warn("nats disconnected, reconnecting until it answers: connection_name={}", name);
+      case CLOSED -> LOG.info("nats connection closed: connection_name={}", name);
+      case LAME_DUCK ->
+          LOG.warn("nats server is shutting down (lame duck): connection_name={}", name);
+      default -> {
+        // Resubscriptions and discovered servers change nothing an operator acts on.
+      }
+    }
+  }
+
+  @Override
+  public void errorOccurred(Connection connection, String error) {
+    LOG.warn("nats server error: connection_name={} reason={}", name, reason(error));
+  }
+
+  @Override
+  public void exceptionOccurred(Connection connection, Exception exception) {
+    if (failureLogged.compareAndSet(false, true)) {
+      LOG.warn(
+          "nats connection failing, retrying with backoff: connection_name={} error.type={}",
+          name,
+          ErrorFields.type(exception));
+    }
+  }
+
+  /** Reduces a server's error text to letters and spaces, short: it never carries a value. */
+  static String reason(String error) {
+    String words = error == null ? "" : error.replaceAll("[^A-Za-z ]", "").trim();
+    return words.length() > MAX_REASON_LENGTH ? words.substring(0, MAX_REASON_LENGTH) : words;
+  }
+}
