@@ -266,6 +266,11 @@ public final class RelayService implements RelayView {
       return startFrom(cursor, step.lastStreamSeq());
     }
     if (decision instanceof Reconciliation.Ahead ahead) {
+      OptionalLong hole = firstMisplaced(ahead);
+      if (hole.isPresent()) {
+        haltFor(new Halt(Reason.HOLE_IN_STREAM, hole.getAsLong(), cursor));
+        return false;
+      }
       if (!compareAndSet(ahead.from(), ahead.to())) {
         return false;
       }
@@ -282,6 +287,34 @@ public final class RelayService implements RelayView {
       haltFor(new Halt(Reason.STREAM_MISMATCH, last.orElse(0), cursor));
     }
     return false;
+  }
+
+  /**
+   * Checks that the messages the cursor would skip sit right after the cursor's own message: {@code
+   * Bothy-Seq} {@code to, to - 1, ..., from + 1} at the stream's last sequences, and {@code from}
+   * just before them unless the stream no longer holds it. A window whose first message the stream
+   * refused while another writer's message moved its last sequence can leave the rest stored after
+   * a hole; moving the cursor over it would skip an event.
+   *
+   * @return the {@code Bothy-Seq} expected where the stream holds something else, empty when in
+   *     order
+   */
+  private OptionalLong firstMisplaced(Reconciliation.Ahead ahead) {
+    long streamSeq = ahead.lastStreamSeq();
+    for (long expected = ahead.to(); expected >= ahead.from(); expected--, streamSeq--) {
+      if (expected == 0 || streamSeq < 1) {
+        return OptionalLong.empty();
+      }
+      OptionalLong found = stream.bothySeqAt(streamSeq);
+      if (expected == ahead.from() && found.isEmpty()) {
+        // The cursor's own message is gone from the stream (age): nothing to compare with.
+        return OptionalLong.empty();
+      }
+      if (found.isEmpty() || found.getAsLong() != expected) {
+        return OptionalLong.of(expected);
+      }
+    }
+    return OptionalLong.empty();
   }
 
   private boolean startFrom(long cursor, long streamSeq) {

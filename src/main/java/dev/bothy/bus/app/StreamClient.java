@@ -32,6 +32,16 @@ public interface StreamClient {
   List<PublishOutcome> publish(List<Event> events, long base);
 
   /**
+   * Reads the {@code Bothy-Seq} of the message at a stream sequence.
+   *
+   * @param streamSeq the stream sequence
+   * @return its {@code Bothy-Seq}; -1 for a message without one (another writer's); empty when the
+   *     stream holds no message there (removed by age or a purge)
+   * @throws dev.bothy.kernel.BothyException {@code unavailable} when the server cannot be asked
+   */
+  java.util.OptionalLong bothySeqAt(long streamSeq);
+
+  /**
    * Tells whether the connection to the server is up now.
    *
    * @return true when connected

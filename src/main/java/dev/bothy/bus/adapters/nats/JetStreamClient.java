@@ -125,14 +125,36 @@ public final class JetStreamClient implements StreamClient {
       PublishAck ack = future.get(left, TimeUnit.NANOSECONDS);
       return new PublishOutcome.Stored(ack.getSeqno(), ack.isDuplicate());
     } catch (ExecutionException e) {
-      return new PublishOutcome.Failed(
-          e.getCause() instanceof JetStreamApiException api
-              && api.getApiErrorCode() == WRONG_LAST_SEQUENCE);
+      return new PublishOutcome.Failed(wrongLastSequence(e));
     } catch (TimeoutException e) {
       return new PublishOutcome.Failed(false);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return new PublishOutcome.Failed(false);
+    }
+  }
+
+  /** jnats hands an error answer over wrapped in a RuntimeException: look along the causes. */
+  private static boolean wrongLastSequence(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof JetStreamApiException api) {
+        return api.getApiErrorCode() == WRONG_LAST_SEQUENCE;
+      }
+    }
+    return false;
+  }
+
+  @Override
+  public OptionalLong bothySeqAt(long streamSeq) {
+    try {
+      MessageInfo m = management.getMessage(stream, streamSeq);
+      String seq = m.getHeaders() == null ? null : m.getHeaders().getFirst(EventMessage.BOTHY_SEQ);
+      return OptionalLong.of(seq != null && seq.matches("[0-9]{1,18}") ? Long.parseLong(seq) : -1);
+    } catch (JetStreamApiException e) {
+      // No message at that sequence: removed by age or a purge, or never stored.
+      return OptionalLong.empty();
+    } catch (IOException | RuntimeException e) {
+      throw BothyException.unavailable("the stream " + stream + " could not be read", e);
     }
   }
 
