@@ -2,6 +2,9 @@ package dev.bothy.wire;
 
 import dev.bothy.api.ApiModule;
 import dev.bothy.api.http.ProblemMapper;
+import dev.bothy.bus.BusModule;
+import dev.bothy.bus.Relay;
+import dev.bothy.bus.RelayView;
 import dev.bothy.instance.InstanceModule;
 import dev.bothy.instance.InstanceRecord;
 import dev.bothy.kernel.BuildInfo;
@@ -113,6 +116,31 @@ final class Assembly {
       lifecycle.onStart(
           "database", () -> LOG.info("database connected: {}", PgProbe.describe(dataSource)));
       instance.checkAtStart(lifecycle, readiness);
+      // The bus, when bus.nats.url is set: connect and ensure the streams, then the relay, in every
+      // role. Its health checks are on /healthcheck; readiness never waits for NATS.
+      config
+          .bus()
+          .settings(config.sync(), "bothy-" + role.code())
+          .ifPresent(
+              settings -> {
+                BusModule bus = new BusModule(settings);
+                bus.start(lifecycle);
+                BusRelayMetrics relayMetrics = new BusRelayMetrics(environment.metrics());
+                RelayView relay =
+                    bus.startRelay(
+                        lifecycle,
+                        unitOfWork,
+                        sync.eventLog(),
+                        new Relay.Connections(
+                            listenConnection(config, Relay.LEASE_APPLICATION_NAME),
+                            listenConnection(config, Relay.LISTEN_APPLICATION_NAME)),
+                        config.database().listenReconnectBackoffCap().toJavaDuration(),
+                        relayMetrics,
+                        new OtelJobTracer(GlobalOpenTelemetry.get()),
+                        clock);
+                BusRelayMetrics.registerGauges(
+                    environment.metrics(), environment.healthChecks(), relay, scrapeReads);
+              });
       if (role.servesApi()) {
         tail =
             sync.startTail(lifecycle, listenConnection(config, SyncModule.TAIL_APPLICATION_NAME));

@@ -73,7 +73,7 @@ class ObservabilityFilesTest {
       assertThat(exprs.group(1)).contains("{job=\"bothy\"}");
       selecting++;
     }
-    assertThat(rules).isEqualTo(2);
+    assertThat(rules).isEqualTo(5);
     assertThat(selecting).as("rules whose expression selects job=bothy").isEqualTo(rules);
     assertThat(adapt).as("one ADAPT line per rule").isEqualTo(rules);
   }
