@@ -188,7 +188,8 @@ final class RelayHarness implements AutoCloseable {
           new Stored(
               m.getSeq(),
               Long.parseLong(m.getHeaders().getFirst(EventMessage.BOTHY_SEQ)),
-              m.getHeaders().getFirst("Nats-Msg-Id")));
+              // A republish's ids carry a suffix after the event id (RelayRepublish).
+              m.getHeaders().getFirst("Nats-Msg-Id").split("\\.")[0]));
     }
     return all;
   }

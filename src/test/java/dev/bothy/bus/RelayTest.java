@@ -5,11 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.bothy.bus.RelayState.Mode;
 import dev.bothy.bus.RelayState.Reason;
 import dev.bothy.bus.adapters.nats.JetStreamClient;
+import dev.bothy.bus.adapters.postgres.JooqRelayCursorRepository;
+import dev.bothy.bus.adapters.postgres.PgRelayLease;
 import dev.bothy.bus.app.RelayMetrics;
+import dev.bothy.bus.app.RelayRepublish;
 import dev.bothy.bus.app.RelayService;
 import dev.bothy.bus.app.StreamClient;
 import dev.bothy.bus.domain.PublishOutcome;
 import dev.bothy.bus.domain.StreamTail;
+import dev.bothy.kernel.BothyException;
+import dev.bothy.kernel.ErrorKind;
 import dev.bothy.sync.Event;
 import dev.bothy.testing.NatsServer;
 import dev.bothy.testing.PgExtension;
@@ -144,11 +149,11 @@ class RelayTest {
             }
 
             @Override
-            public List<PublishOutcome> publish(List<Event> events, long base) {
+            public List<PublishOutcome> publish(List<Event> events, long base, String suffix) {
               most.accumulateAndGet(publishing.incrementAndGet(), Math::max);
               try {
                 windows.incrementAndGet();
-                return real.publish(events, base);
+                return real.publish(events, base, suffix);
               } finally {
                 publishing.decrementAndGet();
               }
@@ -206,7 +211,8 @@ class RelayTest {
   }
 
   @Test
-  void a_stream_behind_the_cursor_halts_the_relay_while_appends_go_on() throws Exception {
+  void a_stream_behind_the_cursor_halts_the_relay_while_appends_go_on_until_a_republish()
+      throws Exception {
     harness.log.append(UUID.randomUUID(), 10);
     RelayService first = harness.startRelay("relay-before-purge");
     harness.awaitCursorAtHead(WITHIN);
@@ -224,6 +230,35 @@ class RelayTest {
     assertThat(relay.lag()).isEqualTo(5);
     assertThat(harness.streamMessages()).isEmpty();
     assertThat(first.state().mode()).isEqualTo(Mode.OFF);
+
+    // The operator republishes from the first retained event: the relay resumes on its own.
+    long min = harness.log.log.minRetained();
+    long cursor = harness.cursor().orElseThrow();
+    RelayRepublish republish =
+        new RelayRepublish(
+            RelayHarness.STREAM,
+            64,
+            harness.log.uow,
+            new JooqRelayCursorRepository(),
+            harness.log.log,
+            harness.client(harness.connection),
+            new PgRelayLease(harness.connection("republish"), RelayHarness.LEASE_TIMEOUT),
+            dev.bothy.kernel.Clock.system());
+    RelayRepublish.Report report = null;
+    for (int i = 0; i < 100 && report == null; i++) {
+      try {
+        report = republish.republish(min);
+      } catch (BothyException e) {
+        assertThat(e.kind()).isEqualTo(ErrorKind.CONFLICT);
+        Thread.sleep(50);
+      }
+    }
+    assertThat(report).isNotNull();
+    assertThat(report.republished()).contains(new RelayRepublish.Range(min, cursor));
+    assertThat(report.lostToRetention()).isEmpty();
+    harness.awaitCursorAtHead(WITHIN);
+    harness.assertStreamHoldsTheLogAfter(0);
+    assertThat(relay.state().mode()).isEqualTo(Mode.ACTIVE);
   }
 
   @Test

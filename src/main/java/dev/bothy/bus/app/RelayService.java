@@ -258,6 +258,7 @@ public final class RelayService implements RelayView {
     Reconciliation.LogFacts facts =
         new Reconciliation.LogFacts(
             log.head(),
+            log.minRetained(),
             last.isPresent() ? idOf(last.getAsLong()) : Optional.empty(),
             cursor > 0 ? eventAt(cursor).map(Event::occurredAt) : Optional.empty(),
             clock.now());

@@ -29,7 +29,21 @@ public interface StreamClient {
    * @param base the stream's last sequence before the window
    * @return one outcome per event, in order
    */
-  List<PublishOutcome> publish(List<Event> events, long base);
+  default List<PublishOutcome> publish(List<Event> events, long base) {
+    return publish(events, base, "");
+  }
+
+  /**
+   * Publishes like {@link #publish(List, long)} with {@code Nats-Msg-Id} = the event id followed by
+   * a suffix: an operator's republish after a purge, whose ids the stream's duplicate window may
+   * still remember ({@link RelayRepublish}).
+   *
+   * @param events the window, in log order
+   * @param base the stream's last sequence before the window
+   * @param idSuffix appended to each event id, starting with {@code .}; empty for none
+   * @return one outcome per event, in order
+   */
+  List<PublishOutcome> publish(List<Event> events, long base, String idSuffix);
 
   /**
    * Reads the {@code Bothy-Seq} of the message at a stream sequence.

@@ -50,6 +50,7 @@ public sealed interface Reconciliation {
    * What the log says about the events the decision looks at.
    *
    * @param head the log's head
+   * @param minRetained the oldest number the log still holds, 0 for an empty log
    * @param idOfStreamLast the id of the event numbered like the stream's last message, empty when
    *     the log no longer holds it (retention) or never did
    * @param cursorEventTime when the event at the cursor occurred, empty when the log no longer
@@ -57,7 +58,11 @@ public sealed interface Reconciliation {
    * @param now the time of the decision
    */
   record LogFacts(
-      long head, Optional<UUID> idOfStreamLast, Optional<Instant> cursorEventTime, Instant now) {}
+      long head,
+      long minRetained,
+      Optional<UUID> idOfStreamLast,
+      Optional<Instant> cursorEventTime,
+      Instant now) {}
 
   /**
    * Decides.
@@ -69,7 +74,8 @@ public sealed interface Reconciliation {
    *   <li>A last message without {@code Bothy-Seq}, numbered past the log's head, or whose id is
    *       not the log's event of that number is a mismatch.
    *   <li>Otherwise its {@code Bothy-Seq} above the cursor is ahead, equal is in step, below is
-   *       behind.
+   *       behind, unless the log no longer holds any event between the two (retention removed them
+   *       and an operator moved the cursor past the loss with {@code bus republish}): then in step.
    * </ul>
    *
    * @param cursor the relay's cursor
@@ -102,6 +108,9 @@ public sealed interface Reconciliation {
       return new Ahead(cursor, last, tail.lastStreamSeq());
     }
     if (last == cursor) {
+      return new InStep(tail.lastStreamSeq());
+    }
+    if (log.minRetained() > cursor) {
       return new InStep(tail.lastStreamSeq());
     }
     return new Behind(last, cursor);

@@ -19,7 +19,7 @@ class ReconciliationTest {
   }
 
   private static Reconciliation.LogFacts log(long head, Optional<UUID> idOfLast) {
-    return new Reconciliation.LogFacts(head, idOfLast, Optional.of(NOW), NOW);
+    return new Reconciliation.LogFacts(head, 1, idOfLast, Optional.of(NOW), NOW);
   }
 
   @Test
@@ -52,11 +52,11 @@ class ReconciliationTest {
         .isEqualTo(new Reconciliation.InStep(0));
     Reconciliation.LogFacts old =
         new Reconciliation.LogFacts(
-            50, Optional.empty(), Optional.of(NOW.minus(DAY).minusSeconds(1)), NOW);
+            50, 1, Optional.empty(), Optional.of(NOW.minus(DAY).minusSeconds(1)), NOW);
     assertThat(Reconciliation.decide(45, StreamTail.empty(9, DAY), old))
         .isEqualTo(new Reconciliation.InStep(9));
     Reconciliation.LogFacts gone =
-        new Reconciliation.LogFacts(50, Optional.empty(), Optional.empty(), NOW);
+        new Reconciliation.LogFacts(50, 1, Optional.empty(), Optional.empty(), NOW);
     assertThat(Reconciliation.decide(45, StreamTail.empty(9, DAY), gone))
         .isEqualTo(new Reconciliation.InStep(9));
   }
@@ -72,6 +72,14 @@ class ReconciliationTest {
     StreamTail foreign = new StreamTail(7, false, OptionalLong.empty(), Optional.empty(), DAY);
     assertThat(Reconciliation.decide(42, foreign, log(50, Optional.empty())))
         .isInstanceOf(Reconciliation.Mismatch.class);
+  }
+
+  @Test
+  void a_stream_behind_a_cursor_over_events_retention_removed_is_in_step() {
+    Reconciliation.LogFacts moved =
+        new Reconciliation.LogFacts(50, 46, Optional.empty(), Optional.empty(), NOW);
+    assertThat(Reconciliation.decide(45, last(42, ID.toString(), 7), moved))
+        .isEqualTo(new Reconciliation.InStep(7));
   }
 
   @Test

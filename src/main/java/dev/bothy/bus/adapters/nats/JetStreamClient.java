@@ -80,7 +80,10 @@ public final class JetStreamClient implements StreamClient {
         if (seq != null && seq.matches("[0-9]{1,18}")) {
           bothySeq = OptionalLong.of(Long.parseLong(seq));
         }
-        id = Optional.ofNullable(last.getHeaders().getFirst("Nats-Msg-Id"));
+        // A republished message carries the event id and a suffix after a dot (RelayRepublish).
+        id =
+            Optional.ofNullable(last.getHeaders().getFirst("Nats-Msg-Id"))
+                .map(msgId -> msgId.contains(".") ? msgId.substring(0, msgId.indexOf('.')) : msgId);
       }
       return new StreamTail(last.getSeq(), false, bothySeq, id, maxAge);
     } catch (IOException | JetStreamApiException | RuntimeException e) {
@@ -89,14 +92,14 @@ public final class JetStreamClient implements StreamClient {
   }
 
   @Override
-  public List<PublishOutcome> publish(List<Event> events, long base) {
+  public List<PublishOutcome> publish(List<Event> events, long base, String idSuffix) {
     long deadline = System.nanoTime() + ackTimeout.toNanos();
     List<CompletableFuture<PublishAck>> futures = new ArrayList<>(events.size());
     for (int i = 0; i < events.size(); i++) {
       Event event = events.get(i);
       PublishOptions options =
           PublishOptions.builder()
-              .messageId(event.id().toString())
+              .messageId(event.id() + idSuffix)
               .expectedStream(stream)
               .expectedLastSequence(base + i)
               .build();
