@@ -31,6 +31,7 @@ import io.dropwizard.core.server.DefaultServerFactory;
 import io.dropwizard.core.setup.Environment;
 import io.opentelemetry.api.GlobalOpenTelemetry;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import org.eclipse.jetty.server.Server;
 import org.slf4j.Logger;
@@ -38,10 +39,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The object graph of one Bothy process: it composes the modules' wiring entries per role, in the
- * order of DESIGN.md section 5 (pool, modules, start checks, tail and HTTP API in {@code api} and
- * {@code all}, job workers and worker consumers in {@code worker} and {@code all}), and hands every
- * module the one {@link Clock} of the process. Each module builds itself from its settings record;
- * nothing else happens here.
+ * order of DESIGN.md section 5 (pool, modules, start checks, the bus when {@code bus.nats.url} is
+ * set, tail and HTTP API in {@code api} and {@code all}, job workers and worker consumers in {@code
+ * worker} and {@code all}), and hands every module the one {@link Clock} of the process. Each
+ * module builds itself from its settings record; nothing else happens here.
  */
 final class Assembly {
   private static final Logger LOG = LoggerFactory.getLogger(Assembly.class);
@@ -56,6 +57,7 @@ final class Assembly {
   private final JobsModule jobs;
   private final SyncModule sync;
   private final ScrapeReads scrapeReads;
+  private final Optional<BusModule> bus;
   private LogTail tail;
 
   private Assembly(
@@ -116,31 +118,30 @@ final class Assembly {
       lifecycle.onStart(
           "database", () -> LOG.info("database connected: {}", PgProbe.describe(dataSource)));
       instance.checkAtStart(lifecycle, readiness);
-      // The bus, when bus.nats.url is set: connect and ensure the streams, then the relay, in every
-      // role. Its health checks are on /healthcheck; readiness never waits for NATS.
-      config
-          .bus()
-          .settings(config.sync(), "bothy-" + role.code())
-          .ifPresent(
-              settings -> {
-                BusModule bus = new BusModule(settings);
-                bus.start(lifecycle);
-                BusRelayMetrics relayMetrics = new BusRelayMetrics(environment.metrics());
-                RelayView relay =
-                    bus.startRelay(
-                        lifecycle,
-                        unitOfWork,
-                        sync.eventLog(),
-                        new Relay.Connections(
-                            listenConnection(config, Relay.LEASE_APPLICATION_NAME),
-                            listenConnection(config, Relay.LISTEN_APPLICATION_NAME)),
-                        config.database().listenReconnectBackoffCap().toJavaDuration(),
-                        relayMetrics,
-                        new OtelJobTracer(GlobalOpenTelemetry.get()),
-                        clock);
-                BusRelayMetrics.registerGauges(
-                    environment.metrics(), environment.healthChecks(), relay, scrapeReads);
-              });
+      // The bus only with bus.nats.url: the embedded default needs no NATS. Its start step
+      // connects and ensures the streams before the tail, the workers and the connectors; then
+      // the relay, in every role. The relay's health checks are on /healthcheck; readiness never
+      // waits for NATS.
+      bus = config.bus().settings(config.sync(), "bothy-" + role.code()).map(BusModule::new);
+      bus.ifPresentOrElse(
+          b -> {
+            b.start(lifecycle);
+            RelayView relay =
+                b.startRelay(
+                    lifecycle,
+                    unitOfWork,
+                    sync.eventLog(),
+                    new Relay.Connections(
+                        listenConnection(config, Relay.LEASE_APPLICATION_NAME),
+                        listenConnection(config, Relay.LISTEN_APPLICATION_NAME)),
+                    config.database().listenReconnectBackoffCap().toJavaDuration(),
+                    new BusRelayMetrics(environment.metrics()),
+                    new OtelJobTracer(GlobalOpenTelemetry.get()),
+                    clock);
+            BusRelayMetrics.registerGauges(
+                environment.metrics(), environment.healthChecks(), relay, scrapeReads);
+          },
+          () -> LOG.info("bus.nats.url is not set: no NATS connection and no relay"));
       if (role.servesApi()) {
         tail =
             sync.startTail(lifecycle, listenConnection(config, SyncModule.TAIL_APPLICATION_NAME));
@@ -272,6 +273,15 @@ final class Assembly {
 
   SyncModule sync() {
     return sync;
+  }
+
+  /**
+   * Returns the bus, built only when {@code bus.nats.url} is set.
+   *
+   * @return the bus module, or empty
+   */
+  Optional<BusModule> bus() {
+    return bus;
   }
 
   Appender appender() {

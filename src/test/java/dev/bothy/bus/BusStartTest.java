@@ -66,6 +66,28 @@ class BusStartTest {
   }
 
   @Test
+  void a_missing_credentials_file_fails_the_start_naming_its_key() {
+    BusModule bus =
+        new BusModule(
+            BusSettings.of(
+                NATS.url(),
+                new Credential.CredsFile(java.nio.file.Path.of("target/no-such-robin.creds")),
+                true));
+
+    assertThatThrownBy(bus::connect)
+        .isInstanceOf(BothyException.class)
+        .hasMessageContaining("bus.nats.credsFile names a file that does not exist")
+        .hasMessageNotContaining("no-such-robin");
+  }
+
+  @Test
+  void a_token_never_shows_in_the_settings_text() {
+    assertThat(BusSettings.of(NATS.url(), new Credential.Token("alex-token-55"), true).toString())
+        .contains("bus.nats.token")
+        .doesNotContain("alex-token-55");
+  }
+
+  @Test
   void the_right_token_connects() throws Exception {
     BusModule bus = new BusModule(BusSettings.of(GUARDED.url(), new Credential.Token(TOKEN), true));
     bus.connect();

@@ -51,6 +51,11 @@ class InProcessAppTest {
   }
 
   @Test
+  void without_a_nats_url_no_bus_is_built_and_nothing_connects_to_nats() {
+    assertThat(assembly().bus()).isEmpty();
+  }
+
+  @Test
   void the_registered_phase_hooks_match_the_golden_file() throws Exception {
     Path golden = Path.of("src/test/resources/golden/phase-hooks.txt");
     List<String> expected =

@@ -78,8 +78,7 @@ public final class ConfigurationReference {
     if (doc != null) {
       out.append(doc.value()).append("\n\n");
     }
-    out.append("| key | type | default | constraints | description |\n")
-        .append("|---|---|---|---|---|\n");
+    StringBuilder rows = new StringBuilder();
     List<Field> subsections = new ArrayList<>();
     for (Field child : type.getDeclaredFields()) {
       if (!child.isAnnotationPresent(JsonProperty.class)) {
@@ -94,7 +93,7 @@ public final class ConfigurationReference {
         throw new IllegalStateException(
             "configuration key " + path + "." + child.getName() + " has no @Doc");
       }
-      out.append("| `")
+      rows.append("| `")
           .append(path)
           .append('.')
           .append(child.getName())
@@ -107,6 +106,12 @@ public final class ConfigurationReference {
           .append(" | ")
           .append(childDoc.value())
           .append(" |\n");
+    }
+    // A section of subsections only (bus) gets no empty table.
+    if (!rows.isEmpty()) {
+      out.append("| key | type | default | constraints | description |\n")
+          .append("|---|---|---|---|---|\n")
+          .append(rows);
     }
     for (Field sub : subsections) {
       section(out, path + "." + sub.getName(), sub, value(sub, instance));

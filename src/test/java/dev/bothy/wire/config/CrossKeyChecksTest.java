@@ -97,4 +97,95 @@ class CrossKeyChecksTest {
     assertThat(problems("{\"sync\":{\"tailBatchSize\":500,\"tailSubscriberBuffer\":500}}"))
         .isEmpty();
   }
+
+  @Test
+  void the_stream_must_keep_events_as_long_as_the_log_but_only_with_nats() throws Exception {
+    String shorter =
+        "{\"bus\":{\"nats\":{\"url\":\"nats://127.0.0.1:4222\",\"stream\":{\"maxAge\":\"6d\"}}},"
+            + "\"sync\":{\"eventRetention\":\"7d\"}}";
+    assertThat(problems(shorter))
+        .singleElement()
+        .asString()
+        .contains("bus.nats.stream.maxAge", "sync.eventRetention")
+        .doesNotContain("6", "7");
+    assertThat(problems(shorter.replace("6d", "7d"))).isEmpty();
+    assertThat(
+            problems(
+                "{\"bus\":{\"nats\":{\"stream\":{\"maxAge\":\"6d\"}}},"
+                    + "\"sync\":{\"eventRetention\":\"7d\"}}"))
+        .as("without bus.nats.url the stream key is not checked against the log")
+        .isEmpty();
+  }
+
+  @Test
+  void the_duplicate_window_fits_the_max_age_and_outlasts_the_publish_ack_timeout()
+      throws Exception {
+    assertThat(
+            problems(
+                "{\"bus\":{\"nats\":{\"stream\":{\"maxAge\":\"1h\",\"duplicateWindow\":\"2h\"}}}}"))
+        .singleElement()
+        .asString()
+        .contains("bus.nats.stream.duplicateWindow", "bus.nats.stream.maxAge");
+    assertThat(
+            problems(
+                "{\"bus\":{\"nats\":{\"stream\":{\"duplicateWindow\":\"2m\"}},"
+                    + "\"relay\":{\"publishAckTimeout\":\"2m\"}}}"))
+        .singleElement()
+        .asString()
+        .contains("bus.relay.publishAckTimeout", "bus.nats.stream.duplicateWindow");
+  }
+
+  @Test
+  void nats_urls_carry_no_credentials_and_name_a_host() throws Exception {
+    for (String url :
+        List.of(
+            "nats://127.0.0.1:4222",
+            "tls://nats.example.com:4222",
+            "nats://a.example.com:4222, nats://b.example.com:4222")) {
+      assertThat(problems("{\"bus\":{\"nats\":{\"url\":\"" + url + "\"}}}")).as(url).isEmpty();
+    }
+    assertThat(problems("{\"bus\":{\"nats\":{\"url\":\"nats://robin:pw-77@nats.example.com\"}}}"))
+        .singleElement()
+        .asString()
+        .contains("bus.nats.url must not hold credentials")
+        .doesNotContain("pw-77", "robin");
+    for (String bad :
+        List.of("127.0.0.1:4222", "http://nats.example.com", "nats://", "nats://a.example.com,")) {
+      assertThat(problems("{\"bus\":{\"nats\":{\"url\":\"" + bad + "\"}}}"))
+          .as(bad)
+          .singleElement()
+          .asString()
+          .contains("bus.nats.url is not a NATS URL");
+    }
+  }
+
+  @Test
+  void one_nats_credential_at_most_and_none_without_a_url() throws Exception {
+    assertThat(
+            problems(
+                "{\"bus\":{\"nats\":{\"url\":\"nats://127.0.0.1:4222\",\"token\":\"t-1\","
+                    + "\"credsFile\":\"/etc/bothy/alex.creds\"}}}"))
+        .singleElement()
+        .asString()
+        .contains("at most one of bus.nats.token and bus.nats.credsFile")
+        .doesNotContain("t-1");
+    assertThat(problems("{\"bus\":{\"nats\":{\"token\":\"t-1\"}}}"))
+        .singleElement()
+        .asString()
+        .contains("bus.nats.url is not");
+  }
+
+  @Test
+  void the_relay_window_fits_its_batch_and_the_reconnect_wait_its_cap() throws Exception {
+    assertThat(problems("{\"bus\":{\"relay\":{\"batchSize\":10,\"window\":11}}}"))
+        .singleElement()
+        .asString()
+        .contains("bus.relay.window", "bus.relay.batchSize");
+    assertThat(
+            problems(
+                "{\"bus\":{\"nats\":{\"reconnectWait\":\"2m\",\"reconnectBackoffCap\":\"1m\"}}}"))
+        .singleElement()
+        .asString()
+        .contains("bus.nats.reconnectWait", "bus.nats.reconnectBackoffCap");
+  }
 }

@@ -21,6 +21,8 @@ final class ConnectionLog implements ErrorListener {
   private final String name;
   // Set once a failure was logged while down; cleared by the next (re)connection.
   private final AtomicBoolean failureLogged = new AtomicBoolean();
+  // Set by the first disconnection; jnats reports another one after every failed attempt.
+  private final AtomicBoolean down = new AtomicBoolean();
 
   ConnectionLog(String name) {
     this.name = name;
@@ -37,6 +39,7 @@ final class ConnectionLog implements ErrorListener {
   private void onEvent(Connection connection, ConnectionListener.Events event) {
     switch (event) {
       case CONNECTED -> {
+        down.set(false);
         failureLogged.set(false);
         LOG.info(
             "nats connected: connection_name={} server_version={}",
@@ -44,11 +47,15 @@ final class ConnectionLog implements ErrorListener {
             connection.getServerInfo().getVersion());
       }
       case RECONNECTED -> {
+        down.set(false);
         failureLogged.set(false);
         LOG.info("nats reconnected: connection_name={}", name);
       }
-      case DISCONNECTED ->
+      case DISCONNECTED -> {
+        if (down.compareAndSet(false, true)) {
           LOG.warn("nats disconnected, reconnecting until it answers: connection_name={}", name);
+        }
+      }
       case CLOSED -> LOG.info("nats connection closed: connection_name={}", name);
       case LAME_DUCK ->
           LOG.warn("nats server is shutting down (lame duck): connection_name={}", name);
