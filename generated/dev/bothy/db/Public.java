@@ -5,6 +5,7 @@ package dev.bothy.db;
 
 
 import dev.bothy.db.tables.ApiIdempotencyKeys;
+import dev.bothy.db.tables.BusRelayCursors;
 import dev.bothy.db.tables.EventConsumerCursors;
 import dev.bothy.db.tables.EventLog;
 import dev.bothy.db.tables.Instance;
@@ -39,6 +40,12 @@ public class Public extends SchemaImpl {
      * retry with the same body gets it again, another body is a conflict.
      */
     public final ApiIdempotencyKeys API_IDEMPOTENCY_KEYS = ApiIdempotencyKeys.API_IDEMPOTENCY_KEYS;
+
+    /**
+     * One row per JetStream stream the relay feeds: the last event number every
+     * message up to which the stream has acknowledged.
+     */
+    public final BusRelayCursors BUS_RELAY_CURSORS = BusRelayCursors.BUS_RELAY_CURSORS;
 
     /**
      * One row per registered worker consumer: the last event number its rounds
@@ -99,6 +106,7 @@ public class Public extends SchemaImpl {
     public final List<Table<?>> getTables() {
         return Arrays.asList(
             ApiIdempotencyKeys.API_IDEMPOTENCY_KEYS,
+            BusRelayCursors.BUS_RELAY_CURSORS,
             EventConsumerCursors.EVENT_CONSUMER_CURSORS,
             EventLog.EVENT_LOG,
             Instance.INSTANCE,

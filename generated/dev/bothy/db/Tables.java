@@ -5,6 +5,7 @@ package dev.bothy.db;
 
 
 import dev.bothy.db.tables.ApiIdempotencyKeys;
+import dev.bothy.db.tables.BusRelayCursors;
 import dev.bothy.db.tables.EventConsumerCursors;
 import dev.bothy.db.tables.EventLog;
 import dev.bothy.db.tables.Instance;
@@ -25,6 +26,12 @@ public class Tables {
      * retry with the same body gets it again, another body is a conflict.
      */
     public static final ApiIdempotencyKeys API_IDEMPOTENCY_KEYS = ApiIdempotencyKeys.API_IDEMPOTENCY_KEYS;
+
+    /**
+     * One row per JetStream stream the relay feeds: the last event number every
+     * message up to which the stream has acknowledged.
+     */
+    public static final BusRelayCursors BUS_RELAY_CURSORS = BusRelayCursors.BUS_RELAY_CURSORS;
 
     /**
      * One row per registered worker consumer: the last event number its rounds

@@ -2,13 +2,19 @@ package dev.bothy.bus;
 
 import dev.bothy.bus.adapters.nats.NatsConnections;
 import dev.bothy.bus.adapters.nats.NatsStreams;
+import dev.bothy.bus.app.RelayMetrics;
+import dev.bothy.kernel.Clock;
+import dev.bothy.kernel.txn.UnitOfWork;
 import dev.bothy.platform.lifecycle.Lifecycle;
 import dev.bothy.platform.lifecycle.StopPhase;
+import dev.bothy.sync.EventLog;
 import io.nats.client.Connection;
 import io.nats.client.JetStream;
 import io.nats.client.JetStreamManagement;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The wiring entry of the bus: built only when {@code bus.nats.url} is set. Its start step {@code
@@ -62,6 +68,82 @@ public final class BusModule {
   public void start(Lifecycle lifecycle) {
     lifecycle.onStart("bus", this::connect);
     lifecycle.onStop(StopPhase.POOL, "bus", settings.nats().connectionTimeout(), this::close);
+  }
+
+  /**
+   * Adds the relay of this process: its start step {@code bus_relay} (after {@code bus}) writes the
+   * cursor row when missing and starts the relay's loop, which stands by until it holds the lease;
+   * its stop step in {@link StopPhase#CONSUMERS} gets what remains of {@code shutdown.totalTimeout}
+   * for a running round, then gives the lease up. Every role runs one.
+   *
+   * @param lifecycle the process lifecycle
+   * @param unitOfWork the unit of work
+   * @param log the event log's reads
+   * @param connections the relay's dedicated database connections
+   * @param listenReconnectBackoffCap {@code database.listenReconnectBackoffCap}
+   * @param metrics the relay's counters
+   * @param tracer the span of a publishing round
+   * @param clock the process's clock
+   * @return the relay's state and lag, off until the start step ran
+   */
+  public RelayView startRelay(
+      Lifecycle lifecycle,
+      UnitOfWork unitOfWork,
+      EventLog log,
+      Relay.Connections connections,
+      Duration listenReconnectBackoffCap,
+      RelayMetrics metrics,
+      RelayTracer tracer,
+      Clock clock) {
+    RelaySettings relaySettings = settings.relay();
+    AtomicReference<Relay> started = new AtomicReference<>();
+    lifecycle.onStart(
+        "bus_relay",
+        () -> {
+          Relay relay =
+              new Relay(
+                  new Relay.Settings(
+                      Streams.EVENTS,
+                      Streams::subjectOf,
+                      relaySettings.batchSize(),
+                      relaySettings.window(),
+                      relaySettings.pollInterval(),
+                      relaySettings.publishAckTimeout(),
+                      relaySettings.leaseTimeout(),
+                      listenReconnectBackoffCap),
+                  unitOfWork,
+                  log,
+                  connection(),
+                  connections,
+                  metrics,
+                  tracer,
+                  clock,
+                  lifecycle::fail);
+          relay.start();
+          started.set(relay);
+        });
+    lifecycle.onStopWithRest(
+        StopPhase.CONSUMERS,
+        "bus_relay",
+        budget -> {
+          Relay relay = started.get();
+          if (relay != null) {
+            relay.stop(budget);
+          }
+        });
+    return new RelayView() {
+      @Override
+      public RelayState state() {
+        Relay relay = started.get();
+        return relay == null ? RelayView.OFF.state() : relay.view().state();
+      }
+
+      @Override
+      public long lag() {
+        Relay relay = started.get();
+        return relay == null ? RelayView.OFF.lag() : relay.view().lag();
+      }
+    };
   }
 
   /**

@@ -40,6 +40,12 @@ import org.slf4j.LoggerFactory;
 public final class SyncModule {
   private static final Logger LOG = LoggerFactory.getLogger(SyncModule.class);
 
+  /**
+   * The notification channel of committed events, for a module that wakes on them with a {@code
+   * platform.pg.Listener} of its own (the bus relay); the payload is the unit's last number.
+   */
+  public static final String LOG_CHANNEL = JooqEventRepository.CHANNEL;
+
   /** The application name of the log tail's LISTEN connection. */
   public static final String TAIL_APPLICATION_NAME = "bothy-tail";
 

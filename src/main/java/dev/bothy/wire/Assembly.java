@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.bothy.api.ApiModule;
 import dev.bothy.api.http.ProblemMapper;
 import dev.bothy.bus.BusModule;
+import dev.bothy.bus.Relay;
+import dev.bothy.bus.RelayView;
 import dev.bothy.instance.InstanceModule;
 import dev.bothy.instance.InstanceRecord;
 import dev.bothy.kernel.BuildInfo;
@@ -130,10 +132,28 @@ final class Assembly {
           "database", () -> LOG.info("database connected: {}", PgProbe.describe(dataSource)));
       instance.checkAtStart(lifecycle, readiness);
       // The bus only with bus.nats.url: the embedded default needs no NATS. Its start step
-      // connects and ensures the streams before the tail, the workers and the connectors.
+      // connects and ensures the streams before the tail, the workers and the connectors; then
+      // the relay, in every role. The relay's health checks are on /healthcheck; readiness never
+      // waits for NATS.
       bus = config.bus().settings(config.sync(), "bothy-" + role.code()).map(BusModule::new);
       bus.ifPresentOrElse(
-          b -> b.start(lifecycle),
+          b -> {
+            b.start(lifecycle);
+            RelayView relay =
+                b.startRelay(
+                    lifecycle,
+                    unitOfWork,
+                    sync.eventLog(),
+                    new Relay.Connections(
+                        listenConnection(config, Relay.LEASE_APPLICATION_NAME),
+                        listenConnection(config, Relay.LISTEN_APPLICATION_NAME)),
+                    config.database().listenReconnectBackoffCap().toJavaDuration(),
+                    new BusRelayMetrics(environment.metrics()),
+                    new OtelJobTracer(GlobalOpenTelemetry.get()),
+                    clock);
+            BusRelayMetrics.registerGauges(
+                environment.metrics(), environment.healthChecks(), relay, scrapeReads);
+          },
           () -> LOG.info("bus.nats.url is not set: no NATS connection and no relay"));
       if (role.servesApi()) {
         tail =

@@ -94,6 +94,7 @@ public final class BothyApplication extends Application<BothyConfiguration> {
             bootstrap.getConfigurationSourceProvider(), new EnvironmentVariableSubstitutor(true)));
     bootstrap.addBundle(DbCommand.bundle());
     bootstrap.addCommand(new JobsCommand());
+    bootstrap.addCommand(new BusCommand());
     bootstrap.addCommand(new TokensCommand());
     bootstrap.addCommand(
         new RoleCommand(this, Role.API, "Runs the HTTP API, the log tail and job inserts"));

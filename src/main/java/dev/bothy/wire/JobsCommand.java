@@ -145,8 +145,7 @@ final class JobsCommand extends ConfiguredCommand<BothyConfiguration> {
    * Standard output carries the table or the JSON alone: logs go to standard error, warnings and
    * errors only.
    */
-  private static void quietLogging(
-      Bootstrap<BothyConfiguration> bootstrap, BothyConfiguration config) {
+  static void quietLogging(Bootstrap<BothyConfiguration> bootstrap, BothyConfiguration config) {
     System.setProperty("org.jooq.no-logo", "true");
     System.setProperty("org.jooq.no-tips", "true");
     if (config.getLoggingFactory() instanceof DefaultLoggingFactory logging) {
@@ -173,7 +172,7 @@ final class JobsCommand extends ConfiguredCommand<BothyConfiguration> {
     }
   }
 
-  private static HikariDataSource open(BothyConfiguration config) throws Exception {
+  static HikariDataSource open(BothyConfiguration config) throws Exception {
     DatabaseConfig db = config.database();
     if (db.url().isEmpty()
         && EmbeddedPostgresServer.inUse(Path.of(db.embedded().dataDirectory()))) {

@@ -1,5 +1,6 @@
 package dev.bothy.wire;
 
+import dev.bothy.bus.RelayTracer;
 import dev.bothy.platform.jobs.JobTracer;
 import dev.bothy.platform.telemetry.TelemetryNames;
 import dev.bothy.sync.RoundTracer;
@@ -19,7 +20,7 @@ import java.util.UUID;
  * so a span with that parent would never be recorded. Without the OpenTelemetry agent the API is a
  * no-op and this costs next to nothing.
  */
-final class OtelJobTracer implements JobTracer, RoundTracer {
+final class OtelJobTracer implements JobTracer, RoundTracer, RelayTracer {
   private final Tracer tracer;
 
   OtelJobTracer(OpenTelemetry openTelemetry) {
@@ -43,6 +44,43 @@ final class OtelJobTracer implements JobTracer, RoundTracer {
             .setNoParent()
             .setSpanKind(SpanKind.INTERNAL)
             .setAttribute(TelemetryNames.CONSUMER_NAME, name)
+            .startSpan();
+    Scope scope = span.makeCurrent();
+    try {
+      return round.get();
+    } catch (RuntimeException | Error e) {
+      span.recordException(e);
+      span.setStatus(StatusCode.ERROR);
+      throw e;
+    } finally {
+      scope.close();
+      span.end();
+    }
+  }
+
+  /**
+   * Runs the publishing part of one relay round inside a span {@code bus relay round} with the
+   * stream's name, the first event number and the number of events; the round's JDBC spans nest in
+   * it.
+   *
+   * @param stream the stream
+   * @param firstSeq the first event number published
+   * @param events how many events
+   * @param round the round
+   * @param <T> its result
+   * @return the round's result
+   */
+  @Override
+  public <T> T round(
+      String stream, long firstSeq, int events, java.util.function.Supplier<T> round) {
+    Span span =
+        tracer
+            .spanBuilder(TelemetryNames.BUS_RELAY_ROUND_SPAN)
+            .setNoParent()
+            .setSpanKind(SpanKind.PRODUCER)
+            .setAttribute(TelemetryNames.BUS_STREAM, stream)
+            .setAttribute(TelemetryNames.EVENT_SEQ, firstSeq)
+            .setAttribute(TelemetryNames.BUS_EVENTS, (long) events)
             .startSpan();
     Scope scope = span.makeCurrent();
     try {

@@ -131,6 +131,27 @@ final class PrometheusFamilies {
               "bothy_api_request_seconds",
               "HTTP API requests, from the first request filter to the response headers."),
           Map.entry("bothy_api_streams_open", "Event streams open in this process."),
+          Map.entry(
+              "bothy_bus_relay_lag",
+              "Committed events the EVENTS stream has not acknowledged: head minus the relay"
+                  + " cursor."),
+          Map.entry(
+              "bothy_bus_relay_up",
+              "1 while this process's relay is active or standing by with NATS connected."),
+          Map.entry("bothy_bus_relay_active", "1 in the process that holds the relay's lease."),
+          Map.entry("bothy_bus_nats_connected", "1 while the relay's NATS connection is up."),
+          Map.entry(
+              "bothy_bus_stream_behind_log",
+              "1 while the relay is halted because the stream and the log disagree."),
+          Map.entry(
+              "bothy_bus_relay_published_events",
+              "Events the EVENTS stream acknowledged in order, from this process's relay."),
+          Map.entry(
+              "bothy_bus_relay_duplicates",
+              "Of the published events, those the stream already had (a republish)."),
+          Map.entry(
+              "bothy_bus_relay_publish_seconds",
+              "Per relay window: from the first publish to the last ack."),
           Map.entry("bothy_api_streamed_events", "Events written to event streams."),
           Map.entry(
               "bothy_webhooks_attempts", "Webhook delivery attempts by what the answer meant."),

@@ -7,7 +7,8 @@ final class BusSettings {
   static final Duration CONNECTION_TIMEOUT = Duration.ofSeconds(2);
 
   static final RelaySettings RELAY =
-      new RelaySettings(500, 100, Duration.ofSeconds(1), Duration.ofSeconds(5));
+      new RelaySettings(
+          500, 100, Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ofSeconds(15));
 
   static final StreamSettings STREAM =
       new StreamSettings(true, 1, Duration.ofDays(30), Duration.ofMinutes(5), 64 * 1024);

@@ -76,6 +76,8 @@ class ConfigurationTest {
         "ack timeout not below the duplicate window | bus:\\n  relay:\\n"
             + "    publishAckTimeout: 5m | bus.relay.publishAckTimeout must be shorter than"
             + " bus.nats.stream.duplicateWindow",
+        "lease shorter than a window | bus:\\n  relay:\\n    leaseTimeout: 2s"
+            + " | bus.relay.leaseTimeout must be at least twice bus.relay.pollInterval",
       })
   void a_bad_configuration_stops_the_start_with_a_non_zero_exit_and_a_message_naming_the_key(
       String name, String yaml, String expected) throws Exception {

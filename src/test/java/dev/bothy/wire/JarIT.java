@@ -216,7 +216,7 @@ class JarIT {
     try (ChildJvm help = ChildJvm.startJar(dir, List.of(), "-h")) {
       ChildJvm.Result result = help.await(START);
       assertThat(result.exitCode()).isZero();
-      assertThat(result.output()).contains("{check,db,jobs,tokens,api,worker,all}");
+      assertThat(result.output()).contains("{check,db,jobs,bus,tokens,api,worker,all}");
     }
     try (ChildJvm version = ChildJvm.startJar(dir, List.of(), "-v")) {
       ChildJvm.Result result = version.await(START);

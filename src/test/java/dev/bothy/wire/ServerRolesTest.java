@@ -155,7 +155,7 @@ class ServerRolesTest {
 
     assertThat(help.exitCode()).isZero();
     assertThat(help.output())
-        .contains("{check,db,jobs,tokens,api,worker,all}")
+        .contains("{check,db,jobs,bus,tokens,api,worker,all}")
         .doesNotContain("server");
   }
 

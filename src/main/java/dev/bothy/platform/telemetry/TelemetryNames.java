@@ -19,6 +19,15 @@ public final class TelemetryNames {
   /** The span of one worker consumer round; its name is this prefix, a space and the consumer. */
   public static final String CONSUMER_ROUND_SPAN_PREFIX = "consumer round";
 
+  /** The span of the publishing part of one bus relay round. */
+  public static final String BUS_RELAY_ROUND_SPAN = "bus relay round";
+
+  /** The name of a JetStream stream the relay feeds, such as {@code EVENTS}. */
+  public static final String BUS_STREAM = "bothy.bus.stream";
+
+  /** How many events a bus relay round publishes. */
+  public static final String BUS_EVENTS = "bothy.bus.events";
+
   /** The job's kind, for example {@code sync.partition_maintenance}. */
   public static final String JOB_KIND = "bothy.job.kind";
 
@@ -55,7 +64,9 @@ public final class TelemetryNames {
           EVENT_SEQ,
           EVENT_LOST_FROM,
           EVENT_LOST_TO,
-          WEBHOOK_SUBSCRIPTION_ID);
+          WEBHOOK_SUBSCRIPTION_ID,
+          BUS_STREAM,
+          BUS_EVENTS);
 
   /**
    * The class of an exception a log line reports (OpenTelemetry's {@code error.type}); the message
@@ -132,7 +143,12 @@ public final class TelemetryNames {
                   "database_schema_version",
                   "binary_schema_version",
                   "min_server_version",
-                  "changesets_applied"))
+                  "changesets_applied",
+                  // The bus relay: its cursor and the stream's last Bothy-Seq.
+                  "cursor",
+                  "stream_last_seq",
+                  "from_seq",
+                  "to_seq"))
           .toList();
 
   private TelemetryNames() {}

@@ -31,6 +31,9 @@ public class BusRelayConfig {
   /** Default of {@code bus.relay.publishAckTimeout}. */
   public static final Duration DEFAULT_PUBLISH_ACK_TIMEOUT = Duration.seconds(5);
 
+  /** Default of {@code bus.relay.leaseTimeout}. */
+  public static final Duration DEFAULT_LEASE_TIMEOUT = Duration.seconds(15);
+
   @Doc("Most events the relay reads from the log in one round.")
   @Min(1)
   @Max(MAX_BATCH_SIZE)
@@ -61,6 +64,26 @@ public class BusRelayConfig {
   @MaxDuration(value = 10, unit = TimeUnit.MINUTES)
   @JsonProperty
   private Duration publishAckTimeout = DEFAULT_PUBLISH_ACK_TIMEOUT;
+
+  @Doc(
+      "How long the relay's lease outlives a holder that went silent (a hung process, a cut"
+          + " network): the server ends the lease's session after this long without a statement,"
+          + " and another process takes over. A killed process or a terminated backend frees it"
+          + " at once. At least twice `bus.relay.pollInterval` plus `bus.relay.publishAckTimeout`.")
+  @NotNull
+  @MinDuration(value = 1, unit = TimeUnit.SECONDS)
+  @MaxDuration(value = 1, unit = TimeUnit.HOURS)
+  @JsonProperty
+  private Duration leaseTimeout = DEFAULT_LEASE_TIMEOUT;
+
+  /**
+   * Returns {@code bus.relay.leaseTimeout}.
+   *
+   * @return the timeout
+   */
+  public Duration leaseTimeout() {
+    return leaseTimeout;
+  }
 
   /**
    * Returns {@code bus.relay.batchSize}.
@@ -105,6 +128,10 @@ public class BusRelayConfig {
    */
   RelaySettings settings() {
     return new RelaySettings(
-        batchSize, window, pollInterval.toJavaDuration(), publishAckTimeout.toJavaDuration());
+        batchSize,
+        window,
+        pollInterval.toJavaDuration(),
+        publishAckTimeout.toJavaDuration(),
+        leaseTimeout.toJavaDuration());
   }
 }

@@ -150,6 +150,17 @@ public final class CrossKeyChecks {
     if (relay.window() > relay.batchSize()) {
       problems.add("bus.relay.window must not exceed bus.relay.batchSize");
     }
+    if (relay.leaseTimeout() != null
+        && relay.pollInterval() != null
+        && relay.publishAckTimeout() != null
+        && relay.leaseTimeout().toNanoseconds()
+            < 2 * relay.pollInterval().toNanoseconds()
+                + relay.publishAckTimeout().toNanoseconds()) {
+      problems.add(
+          "bus.relay.leaseTimeout must be at least twice bus.relay.pollInterval plus"
+              + " bus.relay.publishAckTimeout, or a working relay loses its lease between two"
+              + " heartbeats");
+    }
     if (stream != null
         && stream.duplicateWindow() != null
         && relay.publishAckTimeout() != null

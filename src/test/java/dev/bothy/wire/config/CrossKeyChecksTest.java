@@ -162,10 +162,27 @@ class CrossKeyChecksTest {
     assertThat(
             problems(
                 "{\"bus\":{\"nats\":{\"stream\":{\"duplicateWindow\":\"2m\"}},"
-                    + "\"relay\":{\"publishAckTimeout\":\"2m\"}}}"))
+                    + "\"relay\":{\"publishAckTimeout\":\"2m\",\"leaseTimeout\":\"10m\"}}}"))
         .singleElement()
         .asString()
         .contains("bus.relay.publishAckTimeout", "bus.nats.stream.duplicateWindow");
+  }
+
+  @Test
+  void the_lease_outlasts_two_polls_and_a_window() throws Exception {
+    assertThat(
+            problems(
+                "{\"bus\":{\"relay\":{\"pollInterval\":\"2s\",\"publishAckTimeout\":\"5s\","
+                    + "\"leaseTimeout\":\"8s\"}}}"))
+        .singleElement()
+        .asString()
+        .contains("bus.relay.leaseTimeout", "bus.relay.pollInterval", "bus.relay.publishAckTimeout")
+        .doesNotContain("8s");
+    assertThat(
+            problems(
+                "{\"bus\":{\"relay\":{\"pollInterval\":\"2s\",\"publishAckTimeout\":\"5s\","
+                    + "\"leaseTimeout\":\"9s\"}}}"))
+        .isEmpty();
   }
 
   @Test

@@ -1,0 +1,111 @@
+package dev.bothy.platform.pg;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.bothy.testing.PgExtension;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The session advisory lock on a real PostgreSQL: one holder at a time, and each way a holder dies
+ * (it lets go, its backend is terminated, it goes silent) frees the lock for the next one within a
+ * bounded time. A killed process is the relay crash test's part (RelayCrashTest).
+ */
+class SessionLockTest {
+  @RegisterExtension static final PgExtension PG = new PgExtension();
+
+  private static final long KEY = 4242L;
+
+  private static SessionLock lock(String applicationName, Duration idle) {
+    return new SessionLock(
+        new PoolSettings(
+            PG.jdbcUrl(), "bothy_app", null, 1, Duration.ofSeconds(5), applicationName),
+        KEY,
+        idle);
+  }
+
+  @Test
+  void only_one_session_holds_the_lock_and_a_release_hands_it_on() throws SQLException {
+    try (SessionLock alex = lock("lock-alex", Duration.ofMinutes(1));
+        SessionLock sam = lock("lock-sam", Duration.ofMinutes(1))) {
+      assertThat(alex.tryAcquire()).isTrue();
+      assertThat(alex.tryAcquire()).as("held already").isTrue();
+      assertThat(sam.tryAcquire()).isFalse();
+      assertThat(alex.held()).isTrue();
+      assertThat(sam.held()).isFalse();
+
+      alex.release();
+
+      assertThat(alex.held()).isFalse();
+      assertThat(sam.tryAcquire()).isTrue();
+      assertThat(alex.tryAcquire()).isFalse();
+    }
+  }
+
+  @Test
+  void a_terminated_backend_frees_the_lock_and_its_holder_learns_it_at_the_next_check()
+      throws SQLException {
+    try (SessionLock alex = lock("lock-terminated", Duration.ofMinutes(1));
+        SessionLock sam = lock("lock-robin", Duration.ofMinutes(1))) {
+      assertThat(alex.tryAcquire()).isTrue();
+
+      assertThat(
+              PgExtension.rows(
+                  PG.superuser(),
+                  "SELECT pg_terminate_backend(pid)::text FROM pg_stat_activity"
+                      + " WHERE application_name = 'lock-terminated'"))
+          .containsExactly("true");
+
+      assertThat(sam.tryAcquire()).isTrue();
+      assertThat(alex.held()).isFalse();
+      assertThat(alex.tryAcquire()).as("reconnects, but the lock is taken").isFalse();
+    }
+  }
+
+  @Test
+  void a_silent_holder_loses_the_lock_after_the_idle_timeout() throws Exception {
+    Duration idle = Duration.ofMillis(600);
+    try (SessionLock alex = lock("lock-silent", idle);
+        SessionLock sam = lock("lock-waiting", Duration.ofMinutes(1))) {
+      assertThat(alex.tryAcquire()).isTrue();
+      Instant start = Instant.now();
+      boolean taken = false;
+      // Bounded: the server ends the silent session after the idle timeout.
+      while (!taken
+          && Duration.between(start, Instant.now()).compareTo(Duration.ofSeconds(20)) < 0) {
+        taken = sam.tryAcquire();
+        if (!taken) {
+          Thread.sleep(50);
+        }
+      }
+      assertThat(taken).isTrue();
+      assertThat(Duration.between(start, Instant.now())).isGreaterThanOrEqualTo(idle);
+      assertThat(alex.held()).isFalse();
+    }
+  }
+
+  @Test
+  void a_holder_that_checks_more_often_than_the_idle_timeout_keeps_the_lock() throws Exception {
+    Duration idle = Duration.ofMillis(800);
+    try (SessionLock alex = lock("lock-beating", idle);
+        SessionLock sam = lock("lock-hoping", Duration.ofMinutes(1))) {
+      assertThat(alex.tryAcquire()).isTrue();
+      for (int i = 0; i < 8; i++) {
+        Thread.sleep(200);
+        assertThat(alex.held()).isTrue();
+        assertThat(sam.tryAcquire()).isFalse();
+      }
+      assertThat(
+              PgExtension.rows(
+                  PG.superuser(),
+                  "SELECT count(*)::text FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid"
+                      + " WHERE l.locktype = 'advisory' AND l.granted"
+                      + " AND a.application_name = 'lock-beating'"))
+          .isEqualTo(List.of("1"));
+    }
+  }
+}
