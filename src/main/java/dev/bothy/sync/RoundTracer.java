@@ -1,18 +1,19 @@
 package dev.bothy.sync;
 
-import java.util.function.Supplier;
+import java.util.concurrent.Callable;
 
 /**
- * Wraps each worker consumer round in a trace span; {@code wire} implements it with the
- * OpenTelemetry API, which is a no-op without the agent.
+ * Wraps the handling part of each worker consumer round that found events in a trace span (a round
+ * that finds nothing starts none, so idle consumers record no trace); {@code wire} implements it
+ * with the OpenTelemetry API, which is a no-op without the agent.
  */
 public interface RoundTracer {
   /** Runs rounds without a span: for tests and tools. */
   RoundTracer NONE =
       new RoundTracer() {
         @Override
-        public <T> T round(String consumer, Supplier<T> round) {
-          return round.get();
+        public <T> T round(String consumer, Callable<T> round) throws Exception {
+          return round.call();
         }
       };
 
@@ -23,6 +24,7 @@ public interface RoundTracer {
    * @param round the round
    * @param <T> the round's result type
    * @return the round's result
+   * @throws Exception what the round threw, unchanged
    */
-  <T> T round(String consumer, Supplier<T> round);
+  <T> T round(String consumer, Callable<T> round) throws Exception;
 }

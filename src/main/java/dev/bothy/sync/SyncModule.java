@@ -11,6 +11,7 @@ import dev.bothy.platform.lifecycle.Pause;
 import dev.bothy.platform.lifecycle.StopPhase;
 import dev.bothy.platform.pg.Listener;
 import dev.bothy.platform.pg.PoolSettings;
+import dev.bothy.platform.telemetry.TraceContext;
 import dev.bothy.sync.adapters.postgres.JooqConsumerCursorRepository;
 import dev.bothy.sync.adapters.postgres.JooqEventRepository;
 import dev.bothy.sync.adapters.postgres.JooqPartitionRepository;
@@ -222,7 +223,7 @@ public final class SyncModule {
    *
    * @param lifecycle the process lifecycle
    * @param listenConnection the runner's dedicated LISTEN connection
-   * @param tracer wraps each round in a span
+   * @param tracer wraps the handling of each non-empty round in a span
    */
   public void startConsumers(
       Lifecycle lifecycle, PoolSettings listenConnection, RoundTracer tracer) {
@@ -244,7 +245,8 @@ public final class SyncModule {
           runner =
               new ConsumerRunner(
                   names,
-                  name -> tracer.round(name.value(), () -> consumers.round(name)),
+                  // Polls run untraced; a round that handles a batch is a root span of its own.
+                  name -> TraceContext.untraced(() -> consumers.round(name, tracer)),
                   consumers::cancelRound,
                   waker,
                   settings.consumerPollInterval(),

@@ -28,16 +28,18 @@ final class OtelJobTracer implements JobTracer, RoundTracer, RelayTracer {
   }
 
   /**
-   * Runs one worker consumer round inside a span {@code consumer round <name>} with the attribute
-   * {@code bothy.consumer.name}; the round's JDBC spans nest in it.
+   * Runs the handling of one worker consumer round that read events inside a span {@code consumer
+   * round <name>} with the attribute {@code bothy.consumer.name}; the round's JDBC spans nest in
+   * it.
    *
    * @param name the consumer
    * @param round the round
    * @param <T> its result
    * @return the round's result
+   * @throws Exception what the round threw, after the span recorded it
    */
   @Override
-  public <T> T round(String name, java.util.function.Supplier<T> round) {
+  public <T> T round(String name, java.util.concurrent.Callable<T> round) throws Exception {
     Span span =
         tracer
             .spanBuilder(TelemetryNames.CONSUMER_ROUND_SPAN_PREFIX + " " + name)
@@ -47,8 +49,8 @@ final class OtelJobTracer implements JobTracer, RoundTracer, RelayTracer {
             .startSpan();
     Scope scope = span.makeCurrent();
     try {
-      return round.get();
-    } catch (RuntimeException | Error e) {
+      return round.call();
+    } catch (Exception | Error e) {
       span.recordException(e);
       span.setStatus(StatusCode.ERROR);
       throw e;

@@ -79,7 +79,7 @@ class OtelJobTracerTest {
   }
 
   @Test
-  void a_consumer_round_runs_in_a_span_named_after_the_consumer() {
+  void a_consumer_round_runs_in_a_span_named_after_the_consumer() throws Exception {
     OtelJobTracer tracer = new OtelJobTracer(OTEL.getOpenTelemetry());
     assertThat(tracer.round("webhooks", () -> 7)).isEqualTo(7);
     assertThatThrownBy(

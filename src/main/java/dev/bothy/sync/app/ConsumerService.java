@@ -8,6 +8,7 @@ import dev.bothy.sync.ConsumerName;
 import dev.bothy.sync.ConsumerState;
 import dev.bothy.sync.Consumers;
 import dev.bothy.sync.Event;
+import dev.bothy.sync.RoundTracer;
 import dev.bothy.sync.domain.PlanRound;
 import dev.bothy.sync.domain.RoundPlan;
 import java.time.Instant;
@@ -124,6 +125,21 @@ public final class ConsumerService implements Consumers {
    * @throws RuntimeException whatever the handler or the database threw; the round rolled back
    */
   public RoundResult round(ConsumerName name) {
+    return round(name, RoundTracer.NONE);
+  }
+
+  /**
+   * Runs one round of a consumer as {@link #round(ConsumerName)} does, with the part that handles a
+   * batch inside the tracer's span: a round that finds nothing to do starts no span, so an idle
+   * worker records no trace while its consumers poll (the caller runs the round untraced).
+   *
+   * @param name a registered consumer
+   * @param tracer wraps the handling of a non-empty batch in a span
+   * @return locked, idle or processed (with the count and whether the batch was full)
+   * @throws dev.bothy.sync.domain.ConsumerGap for a hole retention does not explain
+   * @throws RuntimeException whatever the handler or the database threw; the round rolled back
+   */
+  public RoundResult round(ConsumerName name, RoundTracer tracer) {
     ConsumerHandler handler = handlers.get(name);
     if (handler == null) {
       throw new IllegalArgumentException("the consumer " + name + " is not registered");
@@ -132,7 +148,7 @@ public final class ConsumerService implements Consumers {
     // One runner thread per consumer runs its rounds; a second caller only finds the row locked.
     running.put(name, self);
     try {
-      return roundInUnit(name, handler);
+      return roundInUnit(name, handler, tracer);
     } finally {
       running.remove(name, self);
     }
@@ -153,7 +169,7 @@ public final class ConsumerService implements Consumers {
     }
   }
 
-  private RoundResult roundInUnit(ConsumerName name, ConsumerHandler handler) {
+  private RoundResult roundInUnit(ConsumerName name, ConsumerHandler handler, RoundTracer tracer) {
     return unitOfWork.run(
         () -> {
           OptionalLong locked = cursors.lock(name);
@@ -171,49 +187,52 @@ public final class ConsumerService implements Consumers {
           if (batch.isEmpty()) {
             return RoundResult.IDLE;
           }
-          List<Long> seqs = new ArrayList<>(batch.size());
-          batch.forEach(e -> seqs.add(e.seq()));
-          // The minimum is read only when the batch does not follow the cursor; the round's
-          // reads hold ACCESS SHARE on event_log, so no partition goes in between.
-          long minRetained = seqs.get(0) == lastSeq + 1 ? lastSeq + 1 : events.minRetained();
-          RoundPlan plan = PlanRound.plan(lastSeq, seqs, minRetained);
-          if (plan.lostEvents()) {
-            // Once the skip is committed, and only then: a round that fails or is retried after
-            // planning it has skipped nothing and must not report the loss again and again.
-            long first = plan.process().get(0);
-            unitOfWork.afterCommit(
-                () ->
-                    LOG.error(
-                        "event consumer lost events to retention: "
-                            + TelemetryNames.CONSUMER_NAME
-                            + "={} "
-                            + TelemetryNames.EVENT_SEQ
-                            + "={} "
-                            + TelemetryNames.EVENT_LOST_FROM
-                            + "={} "
-                            + TelemetryNames.EVENT_LOST_TO
-                            + "={}",
-                        name,
-                        first,
-                        plan.lostFrom(),
-                        plan.lostTo()));
-            handler.eventsLost(plan.lostFrom(), plan.lostTo());
-          }
-          for (Event event : batch) {
-            handler.handleEvent(event);
-          }
-          if (unitOfWork.get(AppendService.BUFFER).filter(b -> !b.isEmpty()).isPresent()) {
-            throw BothyException.internal(
-                "the consumer "
-                    + name
-                    + " appended events in its round; a round may insert jobs only");
-          }
-          if (cursors.advance(name, plan.newLastSeq()) != 1) {
-            throw BothyException.internal("the cursor row of the consumer " + name + " is gone");
-          }
-          return new RoundResult(
-              RoundResult.Outcome.PROCESSED, batch.size(), batch.size() == batchSize);
+          return tracer.round(name.value(), () -> handle(name, handler, lastSeq, batch));
         });
+  }
+
+  private RoundResult handle(
+      ConsumerName name, ConsumerHandler handler, long lastSeq, List<Event> batch)
+      throws Exception {
+    List<Long> seqs = new ArrayList<>(batch.size());
+    batch.forEach(e -> seqs.add(e.seq()));
+    // The minimum is read only when the batch does not follow the cursor; the round's
+    // reads hold ACCESS SHARE on event_log, so no partition goes in between.
+    long minRetained = seqs.get(0) == lastSeq + 1 ? lastSeq + 1 : events.minRetained();
+    RoundPlan plan = PlanRound.plan(lastSeq, seqs, minRetained);
+    if (plan.lostEvents()) {
+      // Once the skip is committed, and only then: a round that fails or is retried after
+      // planning it has skipped nothing and must not report the loss again and again.
+      long first = plan.process().get(0);
+      unitOfWork.afterCommit(
+          () ->
+              LOG.error(
+                  "event consumer lost events to retention: "
+                      + TelemetryNames.CONSUMER_NAME
+                      + "={} "
+                      + TelemetryNames.EVENT_SEQ
+                      + "={} "
+                      + TelemetryNames.EVENT_LOST_FROM
+                      + "={} "
+                      + TelemetryNames.EVENT_LOST_TO
+                      + "={}",
+                  name,
+                  first,
+                  plan.lostFrom(),
+                  plan.lostTo()));
+      handler.eventsLost(plan.lostFrom(), plan.lostTo());
+    }
+    for (Event event : batch) {
+      handler.handleEvent(event);
+    }
+    if (unitOfWork.get(AppendService.BUFFER).filter(b -> !b.isEmpty()).isPresent()) {
+      throw BothyException.internal(
+          "the consumer " + name + " appended events in its round; a round may insert jobs only");
+    }
+    if (cursors.advance(name, plan.newLastSeq()) != 1) {
+      throw BothyException.internal("the cursor row of the consumer " + name + " is gone");
+    }
+    return new RoundResult(RoundResult.Outcome.PROCESSED, batch.size(), batch.size() == batchSize);
   }
 
   @Override

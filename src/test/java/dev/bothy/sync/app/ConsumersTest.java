@@ -198,6 +198,31 @@ class ConsumersTest {
   }
 
   @Test
+  void only_a_round_that_read_events_opens_a_span() throws Exception {
+    List<String> spans = new java.util.concurrent.CopyOnWriteArrayList<>();
+    dev.bothy.sync.RoundTracer tracer =
+        new dev.bothy.sync.RoundTracer() {
+          @Override
+          public <T> T round(String consumer, java.util.concurrent.Callable<T> round)
+              throws Exception {
+            spans.add(consumer);
+            return round.call();
+          }
+        };
+    worker.consumers.register(ConsumerName.WEBHOOKS, worker.probe(e -> {}));
+    worker.consumers.ensure();
+
+    assertThat(worker.consumers.round(ConsumerName.WEBHOOKS, tracer)).isEqualTo(RoundResult.IDLE);
+    assertThat(spans).as("an idle round is a poll: no span").isEmpty();
+
+    worker.log.append(ConsumerFixture.ALEX, 2);
+    assertThat(worker.consumers.round(ConsumerName.WEBHOOKS, tracer).processed()).isEqualTo(2);
+    assertThat(spans).containsExactly("webhooks");
+    assertThat(worker.consumers.round(ConsumerName.WEBHOOKS, tracer)).isEqualTo(RoundResult.IDLE);
+    assertThat(spans).containsExactly("webhooks");
+  }
+
+  @Test
   void ensure_starts_a_new_consumer_at_the_head_and_a_second_ensure_changes_nothing()
       throws Exception {
     worker.log.append(ConsumerFixture.ALEX, 3);
