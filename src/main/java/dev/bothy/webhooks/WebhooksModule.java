@@ -3,6 +3,8 @@ package dev.bothy.webhooks;
 import dev.bothy.kernel.Clock;
 import dev.bothy.kernel.txn.UnitOfWork;
 import dev.bothy.platform.jobs.JobsModule;
+import dev.bothy.platform.lifecycle.Lifecycle;
+import dev.bothy.platform.lifecycle.StopPhase;
 import dev.bothy.sync.ConsumerName;
 import dev.bothy.sync.SyncModule;
 import dev.bothy.webhooks.adapters.http.ConnectionSettings;
@@ -36,6 +38,7 @@ import java.util.function.Function;
  * <pre>{@code
  * WebhooksModule webhooks = new WebhooksModule(settings, unitOfWork, jobs, sync, bodies, metrics, clock);
  * webhooks.registerConsumer(sync); // worker and all
+ * webhooks.stopWith(lifecycle);    // every role: the transport closes after the job workers
  * webhooks.subscriptions();        // api and all: the routes
  * }</pre>
  */
@@ -95,6 +98,8 @@ public final class WebhooksModule {
   private final WebhooksConsumer consumer;
   private final SubscriptionService subscriptions;
   private final NetworkPolicy policy;
+  private final WebhookTransport sender;
+  private final Duration closeBudget;
 
   /**
    * Builds the module with the system's DNS and the pinned HTTP transport.
@@ -162,6 +167,8 @@ public final class WebhooksModule {
         new NetworkPolicy(
             settings.allowedNetworks().stream().map(Cidr::parse).toList(),
             settings.allowPlainHttp());
+    this.sender = Objects.requireNonNull(transport.apply(policy), "transport");
+    this.closeBudget = settings.requestTimeout();
     JooqAttemptRepository attemptStore = new JooqAttemptRepository();
     OrderedChain chain =
         new OrderedChain(
@@ -174,7 +181,7 @@ public final class WebhooksModule {
             sync.eventLog(),
             chain,
             bodies,
-            transport.apply(policy),
+            sender,
             policy,
             metrics,
             clock,
@@ -222,6 +229,19 @@ public final class WebhooksModule {
    */
   public void registerConsumer(SyncModule sync) {
     sync.registerConsumer(ConsumerName.WEBHOOKS, consumer);
+  }
+
+  /**
+   * Adds the stop step {@code webhooks-transport} that closes the transport (its connection pool
+   * and its deadline timer) in {@link StopPhase#POOL}, so after the job workers of {@link
+   * StopPhase#JOBS}, which may still be sending, have stopped. In every role, since every role
+   * builds the transport. Closing drops connections at once; the step's budget is {@code
+   * webhooks.requestTimeout}.
+   *
+   * @param lifecycle the process lifecycle
+   */
+  public void stopWith(Lifecycle lifecycle) {
+    lifecycle.onStop(StopPhase.POOL, "webhooks-transport", closeBudget, sender::close);
   }
 
   /**

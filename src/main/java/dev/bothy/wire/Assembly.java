@@ -60,6 +60,7 @@ final class Assembly {
   private final SyncModule sync;
   private final ScrapeReads scrapeReads;
   private final Optional<BusModule> bus;
+  private final WebhooksModule webhooks;
   private LogTail tail;
 
   private Assembly(
@@ -110,7 +111,7 @@ final class Assembly {
           new ApiModule(
               config.api().settings(config.sync(), config.jobs()), unitOfWork, jobs, clock);
       ObjectMapper mapper = environment.getObjectMapper();
-      WebhooksModule webhooks =
+      webhooks =
           new WebhooksModule(
               config.webhooks().settings(config.consumer(), config.jobs()),
               unitOfWork,
@@ -119,6 +120,7 @@ final class Assembly {
               event -> ApiModule.renderEvent(mapper, event),
               new WebhookMetrics(environment.metrics()),
               clock);
+      webhooks.stopWith(lifecycle);
       // One bounded reader for every gauge that reads the database: a scrape never blocks.
       scrapeReads = new ScrapeReads(config.database().metricsReadTimeout().toJavaDuration());
       logMetrics.registerGauges(sync.eventLog(), scrapeReads);
@@ -297,6 +299,10 @@ final class Assembly {
    */
   Optional<BusModule> bus() {
     return bus;
+  }
+
+  WebhooksModule webhooks() {
+    return webhooks;
   }
 
   Appender appender() {

@@ -79,6 +79,15 @@ public final class BenchApp implements AutoCloseable {
   }
 
   /**
+   * Returns the operator's verbs on webhook subscriptions, as the API's routes use them.
+   *
+   * @return the subscriptions' verbs
+   */
+  public dev.bothy.webhooks.WebhookSubscriptions webhooks() {
+    return assembly.webhooks().subscriptions();
+  }
+
+  /**
    * Returns the process's event log.
    *
    * @return the log

@@ -3,9 +3,11 @@ package dev.bothy.webhooks.app;
 /**
  * The outgoing port that performs one webhook POST. An implementation resolves the target's host
  * once, refuses it by the {@link dev.bothy.webhooks.domain.NetworkPolicy}, connects only to the
- * address it checked, follows no redirect and keeps to the request's timeout.
+ * address it checked, follows no redirect and keeps to the request's timeout. A transport that
+ * holds resources (connections, threads) releases them in {@link #close()}, which the module's
+ * wiring calls at shutdown after the delivery jobs stopped.
  */
-public interface WebhookTransport {
+public interface WebhookTransport extends AutoCloseable {
   /**
    * Sends one request.
    *
@@ -14,4 +16,11 @@ public interface WebhookTransport {
    *     target or a timeout
    */
   SendResult send(OutgoingRequest request);
+
+  /**
+   * Releases what the transport holds; a {@link #send} after it may fail. Does nothing unless the
+   * implementation holds resources.
+   */
+  @Override
+  default void close() {}
 }
