@@ -262,6 +262,25 @@ class RelayTest {
   }
 
   @Test
+  void a_stream_purged_under_a_running_relay_halts_it_before_it_publishes_after_the_gap()
+      throws Exception {
+    harness.log.append(UUID.randomUUID(), 10);
+    RelayService relay = harness.startRelay("relay-purged-under");
+    harness.awaitCursorAtHead(WITHIN);
+    long before = harness.log.log.head();
+
+    // The purge keeps the stream's last sequence, so the next window's expectation still holds.
+    harness.connection.jetStreamManagement().purgeStream(RelayHarness.STREAM);
+    harness.log.append(UUID.randomUUID(), 5);
+
+    RelayHarness.await(
+        () -> relay.state().mode() == Mode.HALTED, WITHIN, () -> "halted: " + relay.state());
+    assertThat(relay.state().halt().orElseThrow().reason()).isEqualTo(Reason.STREAM_BEHIND_LOG);
+    assertThat(harness.streamMessages()).isEmpty();
+    assertThat(harness.cursor()).hasValue(before);
+  }
+
+  @Test
   void a_foreign_message_in_the_stream_halts_the_relay_and_the_cursor_never_passes_the_hole()
       throws Exception {
     harness.log.append(UUID.randomUUID(), 5);

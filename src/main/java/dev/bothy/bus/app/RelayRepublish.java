@@ -35,9 +35,10 @@ public final class RelayRepublish {
    *
    * @param streamLastBefore the stream's last {@code Bothy-Seq} before, 0 for an empty stream
    * @param republished the range published again, empty when none
-   * @param lostToRetention events the log no longer holds, which no stream will get
-   * @param leftOut events after the stream's last message and before {@code SEQ}, which the
-   *     operator chose not to republish
+   * @param lostToRetention events after the stream's last message (or from {@code SEQ}) that the
+   *     log no longer holds, which no stream will get
+   * @param leftOut events after the stream's last message and before {@code SEQ} that the log still
+   *     holds, which the operator chose not to republish
    * @param cursor the relay's cursor after
    */
   public record Report(
@@ -126,12 +127,16 @@ public final class RelayRepublish {
       }
       long minRetained = log.minRetained();
       long start = minRetained > fromSeq ? minRetained : fromSeq;
+      // The stream lacks every event after its last one (fromSeq is never below that); those the
+      // log no longer holds are lost, whatever --from says, and only the rest is the choice.
+      long missingFrom = Math.min(fromSeq, streamLast + 1);
       Optional<Range> lost =
-          start > fromSeq ? Optional.of(new Range(fromSeq, start - 1)) : Optional.empty();
-      Optional<Range> leftOut =
-          fromSeq > streamLast + 1
-              ? Optional.of(new Range(streamLast + 1, fromSeq - 1))
+          minRetained > missingFrom
+              ? Optional.of(new Range(missingFrom, minRetained - 1))
               : Optional.empty();
+      long choiceFrom = Math.max(missingFrom, minRetained);
+      Optional<Range> leftOut =
+          fromSeq > choiceFrom ? Optional.of(new Range(choiceFrom, fromSeq - 1)) : Optional.empty();
       long base = tail.lastStreamSeq();
       // After a purge the stream's duplicate window still knows the event ids and would drop the
       // copies: a republish publishes under ids of its own, the event id and its start time.

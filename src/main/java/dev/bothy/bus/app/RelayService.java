@@ -78,6 +78,12 @@ public final class RelayService implements RelayView {
   // The relay thread's own state.
   private boolean inStep;
   private long lastStreamSeq;
+  // A stream sequence that holds a message the relay knows is there (its last stored, or the
+  // tail's at the reconciliation); 0 when it knows none.
+  private long storedStreamSeq;
+  // True when the previous round did not end on a full batch: the relay waited, and the stream
+  // may have been changed meanwhile.
+  private boolean resumed = true;
   private Instant publishNotBefore = Instant.MIN;
 
   /**
@@ -147,6 +153,16 @@ public final class RelayService implements RelayView {
    *     again with the same ids
    */
   public boolean round() {
+    boolean more = false;
+    try {
+      more = relayOnce();
+      return more;
+    } finally {
+      resumed = !more;
+    }
+  }
+
+  private boolean relayOnce() {
     if (!holdLease()) {
       return false;
     }
@@ -176,6 +192,10 @@ public final class RelayService implements RelayView {
     List<Event> events = ((ReadResult.Page) read).events();
     if (events.isEmpty()) {
       return false;
+    }
+    if (resumed && !lastStoredStillThere()) {
+      // Gone while the relay waited: look at the stream again, then read again.
+      return reconcile();
     }
     long from = cursor;
     return tracer.round(
@@ -264,7 +284,7 @@ public final class RelayService implements RelayView {
             clock.now());
     Reconciliation decision = Reconciliation.decide(cursor, tail, facts);
     if (decision instanceof Reconciliation.InStep step) {
-      return startFrom(cursor, step.lastStreamSeq());
+      return startFrom(cursor, step.lastStreamSeq(), tail.empty());
     }
     if (decision instanceof Reconciliation.Ahead ahead) {
       OptionalLong hole = firstMisplaced(ahead);
@@ -280,7 +300,7 @@ public final class RelayService implements RelayView {
           settings.stream(),
           ahead.from(),
           ahead.to());
-      return startFrom(ahead.to(), ahead.lastStreamSeq());
+      return startFrom(ahead.to(), ahead.lastStreamSeq(), false);
     }
     if (decision instanceof Reconciliation.Behind behind) {
       haltFor(new Halt(Reason.STREAM_BEHIND_LOG, behind.streamLast(), behind.cursor()));
@@ -318,7 +338,24 @@ public final class RelayService implements RelayView {
     return OptionalLong.empty();
   }
 
-  private boolean startFrom(long cursor, long streamSeq) {
+  /**
+   * Checks, before the first publish after a wait, that the stream still holds the last message the
+   * relay knows it stored. A purge keeps the stream's last sequence, so the next window's expected
+   * last sequence would still hold and the relay would go on publishing after the gap; a missing
+   * message sends it back to the reconciliation, which halts on a stream behind the cursor and
+   * tells a message that {@code MaxAge} removed from one a purge removed. One read per wake-up,
+   * none between the full batches of a backlog.
+   */
+  private boolean lastStoredStillThere() {
+    if (storedStreamSeq < 1 || stream.bothySeqAt(storedStreamSeq).isPresent()) {
+      return true;
+    }
+    inStep = false;
+    return false;
+  }
+
+  private boolean startFrom(long cursor, long streamSeq, boolean streamEmpty) {
+    storedStreamSeq = streamEmpty ? 0 : streamSeq;
     lastStreamSeq = streamSeq;
     lastPublishedSeq = cursor;
     inStep = true;
@@ -352,6 +389,7 @@ public final class RelayService implements RelayView {
         return cursor;
       }
       lastStreamSeq = verdict.lastStreamSeq();
+      storedStreamSeq = lastStreamSeq;
       lastPublishedSeq = next;
       metrics.published(verdict.acked(), duplicates);
     }
