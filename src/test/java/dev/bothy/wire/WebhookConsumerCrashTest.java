@@ -39,7 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
 class WebhookConsumerCrashTest {
   @RegisterExtension static final PgExtension PG = new PgExtension();
 
-  private static final int KILLS = 4;
+  private static final int KILLS = 2;
   private static final Duration START = Duration.ofSeconds(60);
 
   @TempDir Path dir;
