@@ -127,8 +127,11 @@ public final class BusRelayBench {
               run == 0
                   ? "bus-relay: warm-up, not recorded"
                   : "bus-relay: run " + run + " of " + runs);
+          long[] before = cpu(dir, nats);
           double ceiling = ceiling(module, all, bus.relay().window());
+          long[] between = cpu(dir, nats);
           Drain relay = relay(server, module, log, bus.relay(), events);
+          long[] after = cpu(dir, nats);
           System.err.printf(
               "bus-relay:   ceiling %.0f events/s, relay %.0f events/s (%.2f); relay start to"
                   + " first window %.2f s, median window %.1f ms%n",
@@ -137,6 +140,10 @@ public final class BusRelayBench {
               ceiling / relay.seconds(),
               relay.startup(),
               relay.medianWindowMillis());
+          System.err.printf(
+              "bus-relay:   CPU ms per 1000 events (whole sample), benchmark JVM / PostgreSQL /"
+                  + " nats-server: ceiling %s, relay %s%n",
+              cpuPerThousand(before, between, events), cpuPerThousand(between, after, events));
           if (run > 0) {
             BenchSupport.record(samples, "ceiling", ceiling);
             BenchSupport.record(samples, "relay", relay.seconds());
@@ -497,6 +504,36 @@ public final class BusRelayBench {
       }
       return millis.isEmpty() ? Double.NaN : BenchSupport.median(millis);
     }
+  }
+
+  /**
+   * CPU time so far, in nanoseconds: this JVM, the PostgreSQL server (with its ended backends) and
+   * the nats-server process, from /proc; -1 where it cannot be read.
+   */
+  private static long[] cpu(Path dir, NatsServer nats) {
+    long[] jvmAndServer = BenchSupport.cpuNanos(dir.resolve("data"));
+    long natsNanos = -1;
+    try {
+      String stat = Files.readString(Path.of("/proc", Long.toString(nats.pid()), "stat"));
+      String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      // Fields after the name: state(0) ... utime(11) stime(12), in clock ticks of 10 ms.
+      natsNanos = (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 10_000_000L;
+    } catch (java.io.IOException | RuntimeException e) {
+      // Reported as unknown.
+    }
+    return new long[] {jvmAndServer[0], jvmAndServer[1], natsNanos};
+  }
+
+  private static String cpuPerThousand(long[] from, long[] to, int events) {
+    StringBuilder out = new StringBuilder();
+    for (int i = 0; i < from.length; i++) {
+      out.append(i == 0 ? "" : " / ");
+      out.append(
+          from[i] < 0 || to[i] < 0
+              ? "?"
+              : String.format("%.1f", (to[i] - from[i]) / 1e6 / (events / 1000.0)));
+    }
+    return out.toString();
   }
 
   /** Deletes {@code EVENTS} and declares it again as the start step does. */
