@@ -66,8 +66,7 @@ public final class Streams {
 
   // Compiled once: the relay asks for a subject per event, and String.matches compiles its
   // pattern on every call (a twelfth of the relay thread's time in bench/run.sh bus-relay).
-  private static final Pattern EVENT_TYPE =
-      Pattern.compile("[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)+");
+  private static final Pattern EVENT_TYPE = Pattern.compile("[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)+");
 
   private Streams() {}
 
