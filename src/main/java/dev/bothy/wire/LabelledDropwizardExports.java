@@ -9,8 +9,10 @@ import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.Snapshot;
 import com.codahale.metrics.Timer;
 import io.prometheus.metrics.model.registry.MultiCollector;
+import io.prometheus.metrics.model.snapshots.ClassicHistogramBuckets;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
+import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 import io.prometheus.metrics.model.snapshots.Quantile;
@@ -37,7 +39,9 @@ import java.util.concurrent.TimeUnit;
  * _total}); other libraries' Dropwizard counters go up and down (active requests, running threads)
  * and become gauges. Meters become counters of their count. Timers become summaries in seconds,
  * histograms summaries in their own unit (or in seconds where {@link PrometheusFamilies} scales
- * them), with quantiles 0.5, 0.75, 0.95, 0.98, 0.99 and 0.999 and a count.
+ * them), with quantiles 0.5, 0.75, 0.95, 0.98, 0.99 and 0.999 and a count. A {@link BucketTimer}
+ * becomes a histogram in seconds: its buckets ({@code _bucket{le=...}}, cumulative, up to {@code
+ * +Inf}), {@code _sum} and {@code _count}.
  *
  * <p>Example: {@code registry.counter(LabelledDropwizardExports.name("bothy.jobs.failures",
  * "bothy_job_kind", "sync.partition_maintenance"))} is exported as {@code
@@ -160,6 +164,23 @@ final class LabelledDropwizardExports implements MultiCollector {
           }
         }
         out.metricSnapshot(summary.build());
+      }
+      case HISTOGRAM -> {
+        HistogramSnapshot.Builder histogram =
+            HistogramSnapshot.builder().name(family.name()).help(family.help());
+        for (Map.Entry<Labels, Metric> s : series) {
+          if (s.getValue() instanceof BucketTimer timer) {
+            BucketTimer.Counts counts = timer.counts();
+            histogram.dataPoint(
+                HistogramSnapshot.HistogramDataPointSnapshot.builder()
+                    .labels(s.getKey())
+                    .classicHistogramBuckets(
+                        ClassicHistogramBuckets.of(counts.upperBounds(), counts.counts()))
+                    .sum(counts.sum())
+                    .build());
+          }
+        }
+        out.metricSnapshot(histogram.build());
       }
     }
   }

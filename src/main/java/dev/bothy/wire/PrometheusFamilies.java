@@ -23,6 +23,8 @@ import java.util.regex.Pattern;
  *   <li>A timer's family ends in {@code _seconds} ({@code bothy.event_log.seq_lock_held} is {@code
  *       bothy_event_log_seq_lock_held_seconds}); HikariCP's two histograms in milliseconds are
  *       scaled to seconds.
+ *   <li>Timers and histograms are summaries, except a {@link BucketTimer}, which is a histogram
+ *       with its buckets.
  *   <li>The help text of Bothy's own families and the pool's is in {@link #HELP}; every other
  *       family gets one that names its Dropwizard metric.
  * </ul>
@@ -35,7 +37,8 @@ final class PrometheusFamilies {
   enum Type {
     GAUGE,
     COUNTER,
-    SUMMARY
+    SUMMARY,
+    HISTOGRAM
   }
 
   /**
@@ -151,7 +154,7 @@ final class PrometheusFamilies {
               "Of the published events, those the stream already had (a republish)."),
           Map.entry(
               "bothy_bus_relay_publish_seconds",
-              "Per relay window: from the first publish to the last ack."),
+              "Per relay window: from the first publish to the last ack (histogram)."),
           Map.entry("bothy_api_streamed_events", "Events written to event streams."),
           Map.entry(
               "bothy_webhooks_attempts", "Webhook delivery attempts by what the answer meant."),
@@ -237,6 +240,9 @@ final class PrometheusFamilies {
   }
 
   private static Type type(String dropwizard, Metric metric) {
+    if (metric instanceof BucketTimer) {
+      return Type.HISTOGRAM;
+    }
     if (metric instanceof Timer || metric instanceof Histogram) {
       return Type.SUMMARY;
     }
