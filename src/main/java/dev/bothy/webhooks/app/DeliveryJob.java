@@ -153,7 +153,7 @@ public final class DeliveryJob {
     this.metrics = Objects.requireNonNull(metrics, "metrics");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.settings = Objects.requireNonNull(settings, "settings");
-    this.rateSlots = new RateSlots(subscriptions, settings.rateLimitClaim());
+    this.rateSlots = new RateSlots(unitOfWork, subscriptions, settings.rateLimitClaim());
     this.delivered = new DeliveredRecorder(unitOfWork, subscriptions, attempts, clock);
   }
 

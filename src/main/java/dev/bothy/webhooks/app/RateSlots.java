@@ -1,5 +1,6 @@
 package dev.bothy.webhooks.app;
 
+import dev.bothy.kernel.txn.UnitOfWork;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -26,6 +27,7 @@ import java.util.concurrent.ConcurrentHashMap;
 final class RateSlots {
   private static final Duration WINDOW = Duration.ofSeconds(1);
 
+  private final UnitOfWork unitOfWork;
   private final SubscriptionRepository subscriptions;
   private final int claim;
   private final Map<UUID, Local> local = new ConcurrentHashMap<>();
@@ -45,10 +47,13 @@ final class RateSlots {
   /**
    * Creates the share.
    *
+   * @param unitOfWork the unit of work of the callers; a claim's spare attempts are lent after its
+   *     commit
    * @param subscriptions the store whose rows count the windows
    * @param claim {@code webhooks.rateLimitClaim}: attempts claimed at once, at least 1
    */
-  RateSlots(SubscriptionRepository subscriptions, int claim) {
+  RateSlots(UnitOfWork unitOfWork, SubscriptionRepository subscriptions, int claim) {
+    this.unitOfWork = Objects.requireNonNull(unitOfWork, "unitOfWork");
     this.subscriptions = Objects.requireNonNull(subscriptions, "subscriptions");
     if (claim < 1) {
       throw new IllegalArgumentException("webhooks.rateLimitClaim must be at least 1");
@@ -82,13 +87,27 @@ final class RateSlots {
         return Optional.empty();
       }
       SubscriptionRepository.RateClaim c = claimed.get();
-      slots.windowStart = c.windowStart();
-      slots.left = c.granted();
-      if (slots.left > 0) {
-        slots.left = slots.left - 1;
-        return Optional.empty();
+      if (c.granted() == 0) {
+        return Optional.of(c.windowStart().plus(WINDOW));
       }
-      return Optional.of(c.windowStart().plus(WINDOW));
+      // The caller's own attempt goes only if the claim commits with its unit; the rest are
+      // handed out once it did, so a claim rolled back never lends an attempt the row lost.
+      int spare = c.granted() - 1;
+      if (spare > 0) {
+        unitOfWork.afterCommit(() -> lend(slots, c.windowStart(), spare));
+      }
+      return Optional.empty();
+    }
+  }
+
+  private static void lend(Local slots, Instant windowStart, int spare) {
+    synchronized (slots) {
+      if (slots.windowStart.equals(windowStart)) {
+        slots.left = slots.left + spare;
+      } else if (slots.windowStart.isBefore(windowStart)) {
+        slots.windowStart = windowStart;
+        slots.left = spare;
+      }
     }
   }
 

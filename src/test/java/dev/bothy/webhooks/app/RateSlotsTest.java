@@ -1,6 +1,7 @@
 package dev.bothy.webhooks.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.bothy.testing.PgExtension;
 import dev.bothy.webhooks.NewSubscription;
@@ -72,7 +73,7 @@ class RateSlotsTest {
   void a_process_claims_attempts_in_batches_and_waits_for_the_next_window_when_the_limit_is_used()
       throws Exception {
     UUID id = subscription(12);
-    RateSlots slots = new RateSlots(hooks.subscriptionStore, 5);
+    RateSlots slots = new RateSlots(hooks.log.uow, hooks.subscriptionStore, 5);
     for (int i = 0; i < 12; i++) {
       assertThat(take(slots, id, 12)).as("attempt " + (i + 1)).isEmpty();
     }
@@ -87,10 +88,28 @@ class RateSlotsTest {
   }
 
   @Test
+  void a_claim_whose_unit_rolls_back_lends_nothing() throws Exception {
+    UUID id = subscription(12);
+    RateSlots slots = new RateSlots(hooks.log.uow, hooks.subscriptionStore, 5);
+    assertThatThrownBy(
+            () ->
+                hooks.log.uow.run(
+                    () -> {
+                      slots.take(id, hooks.clock.now(), 12);
+                      throw new IllegalStateException("the unit fails after its claim");
+                    }))
+        .hasMessage("the unit fails after its claim");
+    assertThat(take(slots, id, 12)).isEmpty();
+    assertThat(windowCount(id))
+        .as("the second take claimed from the row: the rolled back claim lent no attempt")
+        .isEqualTo(5);
+  }
+
+  @Test
   void two_processes_together_never_exceed_the_limit_in_one_window() {
     UUID id = subscription(7);
-    RateSlots a = new RateSlots(hooks.subscriptionStore, 3);
-    RateSlots b = new RateSlots(hooks.subscriptionStore, 3);
+    RateSlots a = new RateSlots(hooks.log.uow, hooks.subscriptionStore, 3);
+    RateSlots b = new RateSlots(hooks.log.uow, hooks.subscriptionStore, 3);
     int granted = 0;
     for (int i = 0; i < 10; i++) {
       granted += take(a, id, 7).isEmpty() ? 1 : 0;
@@ -102,7 +121,7 @@ class RateSlotsTest {
   @Test
   void a_claim_never_asks_for_more_than_the_limit() throws Exception {
     UUID id = subscription(2);
-    RateSlots slots = new RateSlots(hooks.subscriptionStore, 10);
+    RateSlots slots = new RateSlots(hooks.log.uow, hooks.subscriptionStore, 10);
     assertThat(take(slots, id, 2)).isEmpty();
     assertThat(take(slots, id, 2)).isEmpty();
     assertThat(windowCount(id)).isEqualTo(2);
@@ -111,7 +130,7 @@ class RateSlotsTest {
 
   @Test
   void a_deleted_subscription_takes_nothing_and_leaves_the_refusal_to_the_caller() {
-    RateSlots slots = new RateSlots(hooks.subscriptionStore, 3);
+    RateSlots slots = new RateSlots(hooks.log.uow, hooks.subscriptionStore, 3);
     assertThat(take(slots, UUID.randomUUID(), 5)).isEmpty();
   }
 }
