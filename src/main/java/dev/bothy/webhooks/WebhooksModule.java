@@ -57,6 +57,8 @@ public final class WebhooksModule {
    * @param attemptRetentionInterval {@code webhooks.attemptRetentionInterval}
    * @param defaultRateLimit {@code webhooks.defaultRateLimit}
    * @param maxRateLimit {@code webhooks.maxRateLimit}
+   * @param rateLimitClaim {@code webhooks.rateLimitClaim}: attempts of a rate window claimed at
+   *     once
    * @param maxUrlLength {@code webhooks.maxUrlLength}
    * @param maxEventTypes {@code webhooks.maxEventTypes}
    * @param secretRotationWindow {@code webhooks.secretRotationWindow}
@@ -75,6 +77,7 @@ public final class WebhooksModule {
       Duration attemptRetentionInterval,
       int defaultRateLimit,
       int maxRateLimit,
+      int rateLimitClaim,
       int maxUrlLength,
       int maxEventTypes,
       Duration secretRotationWindow,
@@ -190,7 +193,8 @@ public final class WebhooksModule {
                 settings.maxResponseBodyChars(),
                 settings.retryAfterCap(),
                 settings.disableAfter(),
-                settings.pageSize()));
+                settings.pageSize(),
+                settings.rateLimitClaim()));
     jobs.register(delivery.kind(RetrySchedule.standard(), settings.jobTimeoutMargin()));
     jobs.register(
         AttemptRetentionJob.kind(
@@ -200,7 +204,7 @@ public final class WebhooksModule {
             settings.attemptRetention(),
             settings.cleanerBatchSize()));
     jobs.registerPeriodic(AttemptRetentionJob.periodic(settings.attemptRetentionInterval()));
-    this.consumer = new WebhooksConsumer(subscriptionStore, jobs.inserter(), clock);
+    this.consumer = new WebhooksConsumer(unitOfWork, subscriptionStore, jobs.inserter(), clock);
     this.subscriptions =
         new SubscriptionService(
             unitOfWork,

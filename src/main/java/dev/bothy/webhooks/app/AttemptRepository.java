@@ -16,6 +16,13 @@ public interface AttemptRepository {
   void insert(Attempt attempt);
 
   /**
+   * Records several attempts with one statement.
+   *
+   * @param attempts the attempts; none when empty
+   */
+  void insertAll(List<Attempt> attempts);
+
+  /**
    * Lists a subscription's attempts, newest first.
    *
    * @param subscriptionId the subscription

@@ -39,19 +39,25 @@ import org.slf4j.LoggerFactory;
  * what its answer means (ADR 0018).
  *
  * <ol>
- *   <li>Load the subscription and check it is still active (and, for an ordered one, that this job
- *       is the delivery it holds); else the job is cancelled without sending.
- *   <li>Load the event; one that fell behind retention disables the subscription with {@code gap}.
- *   <li>Take a slot of the subscription's rate limit, or snooze until the next window.
+ *   <li>In one unit: load the subscription and check it is still active (and, for an ordered one,
+ *       that this job is the delivery it holds), else the job is cancelled without sending; load
+ *       the event (one that fell behind retention disables the subscription with {@code gap}); take
+ *       an attempt of the subscription's rate limit ({@link RateSlots}), or snooze until the next
+ *       window.
  *   <li>Sign and send outside any transaction, through the {@link WebhookTransport} with {@code
  *       webhooks.requestTimeout}.
- *   <li>Record the attempt and act on the {@link DeliveryVerdict} in one unit: a success ends the
- *       failure streak and raises the last delivered number (and moves an ordered chain); {@code
- *       410} disables with {@code gone}; {@code Retry-After} snoozes; a failure is retried on the
- *       {@link RetrySchedule} by the job runtime, and the schedule exhausted discards the job (the
- *       dead letter). A streak longer than {@code webhooks.disableAfter} disables with {@code
- *       failing}.
+ *   <li>Record the attempt and act on the {@link DeliveryVerdict}: a success of an unordered
+ *       subscription (or a resend) joins the group commit of the {@link DeliveredRecorder}, which
+ *       ends the failure streak and raises the last delivered number; any other outcome has its own
+ *       unit under the subscription's row lock: an ordered success moves the chain; {@code 410}
+ *       disables with {@code gone}; {@code Retry-After} snoozes; a failure is retried on the {@link
+ *       RetrySchedule} by the job runtime, and the schedule exhausted discards the job (the dead
+ *       letter). A streak longer than {@code webhooks.disableAfter} disables with {@code failing}.
  * </ol>
+ *
+ * <p>Per delivered event of an unordered subscription that is one unit before the request and a
+ * share of a group commit after it (D-WP-1, D-WP-3), besides the job runtime's batched fetch and
+ * completion and the consumer's round.
  *
  * <p>Nothing here logs a secret, a body or an answer: the answer's excerpt goes to {@code
  * webhook_attempts} only.
@@ -68,13 +74,16 @@ public final class DeliveryJob {
    * @param retryAfterCap {@code webhooks.retryAfterCap}: the longest {@code Retry-After} honoured
    * @param disableAfter {@code webhooks.disableAfter}: the failure streak that disables
    * @param pageSize {@code consumer.batchSize}: events per read of an ordered chain
+   * @param rateLimitClaim {@code webhooks.rateLimitClaim}: attempts of a rate window this process
+   *     claims at once
    */
   public record Settings(
       Duration requestTimeout,
       int maxResponseBodyChars,
       Duration retryAfterCap,
       Duration disableAfter,
-      int pageSize) {
+      int pageSize,
+      int rateLimitClaim) {
     /** Checks the fields. */
     public Settings {
       Objects.requireNonNull(requestTimeout, "requestTimeout");
@@ -103,6 +112,8 @@ public final class DeliveryJob {
   private final DeliveryMetrics metrics;
   private final Clock clock;
   private final Settings settings;
+  private final RateSlots rateSlots;
+  private final DeliveredRecorder delivered;
 
   /**
    * Creates the job's work.
@@ -142,6 +153,8 @@ public final class DeliveryJob {
     this.metrics = Objects.requireNonNull(metrics, "metrics");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.settings = Objects.requireNonNull(settings, "settings");
+    this.rateSlots = new RateSlots(unitOfWork, subscriptions, settings.rateLimitClaim());
+    this.delivered = new DeliveredRecorder(unitOfWork, subscriptions, attempts, clock);
   }
 
   /**
@@ -169,17 +182,12 @@ public final class DeliveryJob {
    * @param args the subscription and the event's number
    */
   void work(JobContext context, DeliverArgs args) {
-    Optional<StoredSubscription> found =
-        unitOfWork.run(() -> subscriptions.find(args.subscriptionId()));
-    if (found.isEmpty()) {
-      throw context.cancel("subscription deleted");
+    // One unit before the request: the subscription, the event and a rate slot (D-WP-1).
+    Prepared prepared = unitOfWork.run(() -> prepare(args));
+    if (prepared instanceof Prepared.Cancel cancel) {
+      throw context.cancel(cancel.reason());
     }
-    StoredSubscription stored = found.get();
-    if (!inFlight(stored, args)) {
-      throw context.cancel("subscription disabled or delivery superseded");
-    }
-    Optional<Event> event = readEvent(args.seq());
-    if (event.isEmpty()) {
+    if (prepared instanceof Prepared.EventGone) {
       if (!args.resend()) {
         unitOfWork.run(
             () -> {
@@ -192,19 +200,17 @@ public final class DeliveryJob {
       }
       throw context.cancel("event fell behind retention");
     }
-    Optional<Instant> wait =
-        unitOfWork.run(
-            () ->
-                subscriptions.takeRateSlot(
-                    args.subscriptionId(), clock.now(), stored.view().rateLimit()));
-    if (wait.isPresent()) {
-      throw context.snooze(Duration.between(clock.now(), wait.get()).abs());
+    if (prepared instanceof Prepared.Wait wait) {
+      throw context.snooze(Duration.between(clock.now(), wait.until()).abs());
     }
+    Prepared.Send go = (Prepared.Send) prepared;
+    StoredSubscription stored = go.subscription();
+    Event event = go.event();
     Instant attemptedAt = clock.now();
     Optional<SendResult> result;
     DeliveryVerdict verdict;
     try {
-      SendResult sent = send(stored, event.get(), attemptedAt);
+      SendResult sent = send(stored, event, attemptedAt);
       result = Optional.of(sent);
       verdict = DeliveryVerdict.classify(sent, clock.now(), settings.retryAfterCap());
     } catch (WebhookTargetRefused refused) {
@@ -214,12 +220,17 @@ public final class DeliveryJob {
     }
     metrics.attempt(verdict);
     if (verdict instanceof DeliveryVerdict.Delivered) {
-      metrics.deliveredAfter(Duration.between(event.get().occurredAt(), clock.now()));
+      metrics.deliveredAfter(Duration.between(event.occurredAt(), clock.now()));
+      if (!stored.view().ordered() || args.resend()) {
+        // Nothing moves a chain: the success joins the next group commit (D-WP-3).
+        delivered.record(attempt(context, args, event, attemptedAt, result, verdict));
+        return;
+      }
     }
     Optional<SendResult> answered = result;
     DeliveryVerdict meant = verdict;
     boolean disabled =
-        unitOfWork.run(() -> record(context, args, event.get(), attemptedAt, answered, meant));
+        unitOfWork.run(() -> record(context, args, event, attemptedAt, answered, meant));
     if (verdict instanceof DeliveryVerdict.Delivered) {
       return;
     }
@@ -236,6 +247,44 @@ public final class DeliveryJob {
     String kind =
         verdict instanceof DeliveryVerdict.Failed f ? f.errorKind() : DeliveryVerdict.STATUS;
     throw new DeliveryFailed(kind);
+  }
+
+  /** What the unit before the request found. */
+  private sealed interface Prepared {
+    /** The job has nothing to deliver. */
+    record Cancel(String reason) implements Prepared {}
+
+    /** The event is no longer in the log. */
+    record EventGone() implements Prepared {}
+
+    /** The rate limit is used up until then. */
+    record Wait(Instant until) implements Prepared {}
+
+    /** Send it. */
+    record Send(StoredSubscription subscription, Event event) implements Prepared {}
+  }
+
+  /** Reads the subscription and the event and takes a rate slot, in the caller's unit. */
+  private Prepared prepare(DeliverArgs args) {
+    Optional<StoredSubscription> found = subscriptions.find(args.subscriptionId());
+    if (found.isEmpty()) {
+      return new Prepared.Cancel("subscription deleted");
+    }
+    StoredSubscription stored = found.get();
+    if (!inFlight(stored, args)) {
+      return new Prepared.Cancel("subscription disabled or delivery superseded");
+    }
+    Optional<Event> event = readEvent(args.seq());
+    if (event.isEmpty()) {
+      return new Prepared.EventGone();
+    }
+    // Last in the unit: a claim on the window locks the row until the commit right after it.
+    Optional<Instant> wait =
+        rateSlots.take(args.subscriptionId(), clock.now(), stored.view().rateLimit());
+    if (wait.isPresent()) {
+      return new Prepared.Wait(wait.get());
+    }
+    return new Prepared.Send(stored, event.get());
   }
 
   /** Whether the job is still the subscription's to deliver. */
@@ -295,23 +344,7 @@ public final class DeliveryJob {
     }
     StoredSubscription s = locked.get();
     Instant now = clock.now();
-    // An answer came when the transport has no error kind; a refused target sent nothing.
-    Optional<SendResult> answer = result.filter(r -> r.errorKind().isEmpty());
-    attempts.insert(
-        new Attempt(
-            Ids.newId(),
-            args.subscriptionId(),
-            args.seq(),
-            event.id(),
-            context.attempt(),
-            attemptedAt,
-            answer.map(SendResult::elapsed).orElse(Duration.ZERO),
-            outcome(verdict),
-            answer.map(r -> OptionalInt.of(r.status())).orElse(OptionalInt.empty()),
-            answer.map(r -> cut(r.bodyExcerpt())),
-            verdict instanceof DeliveryVerdict.Failed f
-                ? Optional.of(f.errorKind())
-                : Optional.empty()));
+    attempts.insert(attempt(context, args, event, attemptedAt, result, verdict));
     boolean chained = s.view().ordered() && !args.resend() && inFlight(s, args);
     if (verdict instanceof DeliveryVerdict.Delivered) {
       subscriptions.delivered(s.view().id(), args.seq(), now);
@@ -336,6 +369,32 @@ public final class DeliveryJob {
       return true;
     }
     return false;
+  }
+
+  /** The attempt's row: an answer came when the transport has no error kind. */
+  private Attempt attempt(
+      JobContext context,
+      DeliverArgs args,
+      Event event,
+      Instant attemptedAt,
+      Optional<SendResult> result,
+      DeliveryVerdict verdict) {
+    // A refused target sent nothing, and a transport error has no answer.
+    Optional<SendResult> answer = result.filter(r -> r.errorKind().isEmpty());
+    return new Attempt(
+        Ids.newId(),
+        args.subscriptionId(),
+        args.seq(),
+        event.id(),
+        context.attempt(),
+        attemptedAt,
+        answer.map(SendResult::elapsed).orElse(Duration.ZERO),
+        outcome(verdict),
+        answer.map(r -> OptionalInt.of(r.status())).orElse(OptionalInt.empty()),
+        answer.map(r -> cut(r.bodyExcerpt())),
+        verdict instanceof DeliveryVerdict.Failed f
+            ? Optional.of(f.errorKind())
+            : Optional.empty());
   }
 
   private void disable(Subscription s, DisabledReason reason) {

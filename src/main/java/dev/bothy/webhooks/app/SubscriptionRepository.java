@@ -3,10 +3,12 @@ package dev.bothy.webhooks.app;
 import dev.bothy.webhooks.DisabledReason;
 import dev.bothy.webhooks.Subscription;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.UUID;
 
 /** The store of {@code webhook_subscriptions}; every method runs in the caller's unit of work. */
@@ -45,7 +47,8 @@ public interface SubscriptionRepository {
   List<Subscription> list(Optional<UUID> after, int limit);
 
   /**
-   * Reads and locks (shared: rounds of the consumer do not wait for each other's reads) every
+   * Reads and locks ({@code FOR KEY SHARE}: rounds of the consumer do not wait for each other, nor
+   * for the rate claims and recorded successes of deliveries, but for every {@link #lock}) every
    * subscription, active or not, whose event types hold {@code eventType}, in id order.
    *
    * @param eventType the event's type
@@ -125,14 +128,47 @@ public interface SubscriptionRepository {
   void rotate(UUID id, String secret, String previous, Instant previousExpiresAt, Instant now);
 
   /**
-   * Takes one attempt of the subscription's rate limit in the current one-second window.
+   * Claims up to {@code wanted} attempts of the subscription's rate limit in its current one-second
+   * window, counted in its row: a window that ended (or starts after {@code now}) is replaced by
+   * one starting at {@code now}. Every claim adds {@code wanted} to the window's count, so all
+   * processes together are granted at most {@code limit} attempts per window. Locks the row until
+   * the unit ends; one statement.
    *
    * @param id its id
-   * @param now the time of the attempt
+   * @param now the time of the claim
    * @param limit attempts per window
-   * @return empty when the attempt may go now, else when the window ends
+   * @param wanted attempts asked for, at least 1
+   * @return the window and how many attempts were granted (0 when it is full), or empty when the
+   *     subscription is gone
    */
-  Optional<Instant> takeRateSlot(UUID id, Instant now, int limit);
+  Optional<RateClaim> claimRateSlots(UUID id, Instant now, int limit, int wanted);
+
+  /**
+   * What a claim on a rate window got.
+   *
+   * @param windowStart when the window started; it ends one second later
+   * @param granted attempts granted to the caller, from 0 to the number asked for
+   */
+  record RateClaim(Instant windowStart, int granted) {}
+
+  /**
+   * Locks the rows of the given subscriptions that exist, in id order (so two units that lock
+   * several never wait for each other in a circle), until the unit ends.
+   *
+   * @param ids the subscriptions
+   * @return the ids that exist
+   */
+  Set<UUID> lockAll(Collection<UUID> ids);
+
+  /**
+   * Records successes of several subscriptions in one statement: ends each one's failure streak and
+   * raises its last delivered number to the given one when it is higher. The caller locked the rows
+   * with {@link #lockAll}.
+   *
+   * @param highest the highest delivered number per subscription
+   * @param now the update time
+   */
+  void deliveredAll(Map<UUID, Long> highest, Instant now);
 
   /**
    * Deletes a subscription and its attempts.

@@ -48,6 +48,9 @@ public class WebhooksConfig {
   /** Upper bound of {@code webhooks.maxRateLimit}. */
   public static final int MAX_RATE_LIMIT_LIMIT = 100_000;
 
+  /** Default of {@code webhooks.rateLimitClaim}. */
+  public static final int DEFAULT_RATE_LIMIT_CLAIM = 20;
+
   /** Default of {@code webhooks.maxUrlLength}. */
   public static final int DEFAULT_MAX_URL_LENGTH = 2048;
 
@@ -137,6 +140,16 @@ public class WebhooksConfig {
   @Max(MAX_RATE_LIMIT_LIMIT)
   @JsonProperty
   private int maxRateLimit = DEFAULT_MAX_RATE_LIMIT;
+
+  @Doc(
+      "Attempts of a subscription's one-second rate window a worker process claims from the"
+          + " subscription's row at once and hands out from memory; every process together still"
+          + " sends at most the rate_limit per window, and claimed attempts a process leaves"
+          + " unused lapse with the window.")
+  @Min(1)
+  @Max(MAX_RATE_LIMIT_LIMIT)
+  @JsonProperty
+  private int rateLimitClaim = DEFAULT_RATE_LIMIT_CLAIM;
 
   @Doc("Longest target URL of a subscription, in characters.")
   @Min(16)
@@ -240,6 +253,15 @@ public class WebhooksConfig {
   }
 
   /**
+   * Returns {@code webhooks.rateLimitClaim}.
+   *
+   * @return attempts claimed at once
+   */
+  public int rateLimitClaim() {
+    return rateLimitClaim;
+  }
+
+  /**
    * Maps this section, with the keys of other sections the module reads, to its settings.
    *
    * @param consumer the {@code consumer} section
@@ -259,6 +281,7 @@ public class WebhooksConfig {
         attemptRetentionInterval.toJavaDuration(),
         defaultRateLimit,
         maxRateLimit,
+        rateLimitClaim,
         maxUrlLength,
         maxEventTypes,
         secretRotationWindow.toJavaDuration(),

@@ -474,7 +474,7 @@ class WebhookDeliveryTest {
     }
     hooks.log.uow.run(
         () -> {
-          new WebhooksConsumer(hooks.subscriptionStore, hooks.inserter, hooks.clock)
+          new WebhooksConsumer(hooks.log.uow, hooks.subscriptionStore, hooks.inserter, hooks.clock)
               .eventsLost(seq(1), seq(2));
           return null;
         });

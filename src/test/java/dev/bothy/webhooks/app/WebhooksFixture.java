@@ -103,7 +103,7 @@ final class WebhooksFixture implements AutoCloseable {
             DeliveryMetrics.NONE,
             clock,
             new DeliveryJob.Settings(
-                Duration.ofSeconds(5), 16, Duration.ofHours(1), disableAfter, 2));
+                Duration.ofSeconds(5), 16, Duration.ofHours(1), disableAfter, 2, 10));
     registry.register(delivery.kind(RetrySchedule.standard(), Duration.ofSeconds(10)));
     registry.freeze();
     subscriptions =
@@ -120,7 +120,7 @@ final class WebhooksFixture implements AutoCloseable {
             new SubscriptionService.Settings(50, 1000, 2048, 50, Duration.ofHours(24), 2));
     consumers = new ConsumerService(log.uow, new JooqConsumerCursorRepository(), log.events, 100);
     consumers.register(
-        ConsumerName.WEBHOOKS, new WebhooksConsumer(subscriptionStore, inserter, clock));
+        ConsumerName.WEBHOOKS, new WebhooksConsumer(log.uow, subscriptionStore, inserter, clock));
     consumers.ensure();
   }
 

@@ -26,22 +26,45 @@ public final class JooqAttemptRepository implements AttemptRepository {
 
   @Override
   public void insert(Attempt a) {
-    PgTx.dsl()
-        .insertInto(WEBHOOK_ATTEMPTS)
-        .set(WEBHOOK_ATTEMPTS.ID, a.id())
-        .set(WEBHOOK_ATTEMPTS.SUBSCRIPTION_ID, a.subscriptionId())
-        .set(WEBHOOK_ATTEMPTS.EVENT_SEQ, a.eventSeq())
-        .set(WEBHOOK_ATTEMPTS.EVENT_ID, a.eventId())
-        .set(WEBHOOK_ATTEMPTS.ATTEMPT, a.attempt())
-        .set(WEBHOOK_ATTEMPTS.ATTEMPTED_AT, utc(a.attemptedAt()))
-        .set(WEBHOOK_ATTEMPTS.DURATION_MS, a.duration().toMillis())
-        .set(WEBHOOK_ATTEMPTS.OUTCOME, a.outcome().code())
-        .set(
-            WEBHOOK_ATTEMPTS.RESPONSE_STATUS,
-            a.responseStatus().isPresent() ? a.responseStatus().getAsInt() : null)
-        .set(WEBHOOK_ATTEMPTS.RESPONSE_BODY, a.responseBody().orElse(null))
-        .set(WEBHOOK_ATTEMPTS.ERROR_KIND, a.errorKind().orElse(null))
-        .execute();
+    insertAll(List.of(a));
+  }
+
+  @Override
+  public void insertAll(List<Attempt> attempts) {
+    if (attempts.isEmpty()) {
+      return;
+    }
+    var insert =
+        PgTx.dsl()
+            .insertInto(
+                WEBHOOK_ATTEMPTS,
+                WEBHOOK_ATTEMPTS.ID,
+                WEBHOOK_ATTEMPTS.SUBSCRIPTION_ID,
+                WEBHOOK_ATTEMPTS.EVENT_SEQ,
+                WEBHOOK_ATTEMPTS.EVENT_ID,
+                WEBHOOK_ATTEMPTS.ATTEMPT,
+                WEBHOOK_ATTEMPTS.ATTEMPTED_AT,
+                WEBHOOK_ATTEMPTS.DURATION_MS,
+                WEBHOOK_ATTEMPTS.OUTCOME,
+                WEBHOOK_ATTEMPTS.RESPONSE_STATUS,
+                WEBHOOK_ATTEMPTS.RESPONSE_BODY,
+                WEBHOOK_ATTEMPTS.ERROR_KIND);
+    for (Attempt a : attempts) {
+      insert =
+          insert.values(
+              a.id(),
+              a.subscriptionId(),
+              a.eventSeq(),
+              a.eventId(),
+              a.attempt(),
+              utc(a.attemptedAt()),
+              a.duration().toMillis(),
+              a.outcome().code(),
+              a.responseStatus().isPresent() ? a.responseStatus().getAsInt() : null,
+              a.responseBody().orElse(null),
+              a.errorKind().orElse(null));
+    }
+    insert.execute();
   }
 
   @Override

@@ -13,14 +13,19 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.UUID;
 import org.jooq.Condition;
+import org.jooq.Field;
 import org.jooq.Record2;
+import org.jooq.Table;
 import org.jooq.impl.DSL;
 
 /** The store of {@code webhook_subscriptions}, through the current unit's transaction. */
@@ -97,7 +102,9 @@ public final class JooqSubscriptionRepository implements SubscriptionRepository 
         .selectFrom(WEBHOOK_SUBSCRIPTIONS)
         .where(WEBHOOK_SUBSCRIPTIONS.EVENT_TYPES.contains(new String[] {eventType}))
         .orderBy(WEBHOOK_SUBSCRIPTIONS.ID)
-        .forShare()
+        // FOR KEY SHARE: it waits for every FOR UPDATE (operators' verbs, an ordered chain), but
+        // not for the updates of a delivery's rate claim and success (D-WP-4).
+        .forKeyShare()
         .fetch(JooqSubscriptionRepository::toStored);
   }
 
@@ -192,9 +199,14 @@ public final class JooqSubscriptionRepository implements SubscriptionRepository 
   }
 
   @Override
-  public Optional<Instant> takeRateSlot(UUID id, Instant now, int limit) {
+  public Optional<RateClaim> claimRateSlots(UUID id, Instant now, int limit, int wanted) {
+    if (wanted < 1) {
+      throw new IllegalArgumentException("a claim asks for at least one attempt");
+    }
     // A fixed window of one second per subscription, counted in its row: every process that
-    // delivers for it shares the count, and the row lock orders concurrent takers.
+    // delivers for it shares the count, and the row lock orders concurrent claims. The count grows
+    // by what is asked, granted or not, so the grant follows from the new count alone (PostgreSQL
+    // before 18 cannot return the old value of an UPDATE).
     Condition newWindow =
         WEBHOOK_SUBSCRIPTIONS
             .RATE_WINDOW_STARTED_AT
@@ -210,17 +222,67 @@ public final class JooqSubscriptionRepository implements SubscriptionRepository 
                     .otherwise(WEBHOOK_SUBSCRIPTIONS.RATE_WINDOW_STARTED_AT))
             .set(
                 WEBHOOK_SUBSCRIPTIONS.RATE_WINDOW_COUNT,
-                DSL.when(newWindow, DSL.val(1))
-                    .otherwise(WEBHOOK_SUBSCRIPTIONS.RATE_WINDOW_COUNT.plus(1)))
+                DSL.when(newWindow, DSL.val(wanted))
+                    .otherwise(WEBHOOK_SUBSCRIPTIONS.RATE_WINDOW_COUNT.plus(wanted)))
             .where(WEBHOOK_SUBSCRIPTIONS.ID.eq(id))
             .returningResult(
                 WEBHOOK_SUBSCRIPTIONS.RATE_WINDOW_STARTED_AT,
                 WEBHOOK_SUBSCRIPTIONS.RATE_WINDOW_COUNT)
             .fetchOne();
-    if (window == null || window.value2() <= limit) {
+    if (window == null) {
       return Optional.empty();
     }
-    return Optional.of(window.value1().toInstant().plus(RATE_WINDOW));
+    long over = Math.max(0L, (long) window.value2() - limit);
+    int granted = (int) Math.max(0L, wanted - over);
+    return Optional.of(new RateClaim(window.value1().toInstant(), granted));
+  }
+
+  @Override
+  public Set<UUID> lockAll(Collection<UUID> ids) {
+    if (ids.isEmpty()) {
+      return Set.of();
+    }
+    // ORDER BY runs below the row locks, so the rows are locked in id order.
+    return new HashSet<>(
+        PgTx.dsl()
+            .select(WEBHOOK_SUBSCRIPTIONS.ID)
+            .from(WEBHOOK_SUBSCRIPTIONS)
+            .where(WEBHOOK_SUBSCRIPTIONS.ID.eq(DSL.any(ids.toArray(UUID[]::new))))
+            .orderBy(WEBHOOK_SUBSCRIPTIONS.ID)
+            .forNoKeyUpdate()
+            .fetch(WEBHOOK_SUBSCRIPTIONS.ID));
+  }
+
+  @Override
+  public void deliveredAll(Map<UUID, Long> highest, Instant now) {
+    if (highest.isEmpty()) {
+      return;
+    }
+    UUID[] ids = new UUID[highest.size()];
+    Long[] seqs = new Long[highest.size()];
+    int i = 0;
+    for (Map.Entry<UUID, Long> e : highest.entrySet()) {
+      ids[i] = e.getKey();
+      seqs[i] = e.getValue();
+      i++;
+    }
+    Table<Record2<UUID, Long>> delivered =
+        DSL.select(
+                DSL.function("unnest", UUID.class, DSL.val(ids)).as("id"),
+                DSL.function("unnest", Long.class, DSL.val(seqs)).as("seq"))
+            .asTable("delivered");
+    Field<UUID> deliveredId = delivered.field("id", UUID.class);
+    Field<Long> deliveredSeq = delivered.field("seq", Long.class);
+    PgTx.dsl()
+        .update(WEBHOOK_SUBSCRIPTIONS)
+        .setNull(WEBHOOK_SUBSCRIPTIONS.FAILING_SINCE)
+        .set(
+            WEBHOOK_SUBSCRIPTIONS.LAST_DELIVERED_SEQ,
+            DSL.greatest(WEBHOOK_SUBSCRIPTIONS.LAST_DELIVERED_SEQ, deliveredSeq))
+        .set(WEBHOOK_SUBSCRIPTIONS.UPDATED_AT, utc(now))
+        .from(delivered)
+        .where(WEBHOOK_SUBSCRIPTIONS.ID.eq(deliveredId))
+        .execute();
   }
 
   @Override

@@ -1,0 +1,139 @@
+package dev.bothy.webhooks.app;
+
+import dev.bothy.kernel.Clock;
+import dev.bothy.kernel.txn.UnitOfWork;
+import dev.bothy.webhooks.Attempt;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Records the successes of unordered deliveries (and resends) with a group commit (D-WP-3): each
+ * delivery thread queues its attempt and waits; whichever thread holds the recorder's lock writes
+ * everything queued in one unit (lock the subscription rows in id order, insert the attempts, end
+ * the failure streaks and raise the last delivered numbers), and the others return once their
+ * attempt is in a committed unit. While one unit commits, the next batch gathers, so a busy process
+ * writes one unit per batch instead of one per delivery.
+ *
+ * <p>Promises the same as the unit it replaces: when {@link #record} returns, the attempt and its
+ * consequences are committed; when it throws, they are not and the job fails (and is retried). A
+ * batch is at most the number of delivery threads of the process (the {@code webhooks} queue's
+ * workers), since each waits for its own. A batch whose unit fails is written again one attempt per
+ * unit, so one bad attempt fails alone. An attempt of a subscription deleted meanwhile is dropped,
+ * as the single unit did.
+ */
+final class DeliveredRecorder {
+  private final UnitOfWork unitOfWork;
+  private final SubscriptionRepository subscriptions;
+  private final AttemptRepository attempts;
+  private final Clock clock;
+  private final ConcurrentLinkedQueue<Pending> queue = new ConcurrentLinkedQueue<>();
+  private final ReentrantLock writing = new ReentrantLock();
+
+  private record Pending(Attempt attempt, CompletableFuture<Void> done) {}
+
+  /**
+   * Creates the recorder.
+   *
+   * @param unitOfWork runs each batch in its own unit
+   * @param subscriptions the subscriptions' store
+   * @param attempts the attempts' store
+   * @param clock the update times
+   */
+  DeliveredRecorder(
+      UnitOfWork unitOfWork,
+      SubscriptionRepository subscriptions,
+      AttemptRepository attempts,
+      Clock clock) {
+    this.unitOfWork = Objects.requireNonNull(unitOfWork, "unitOfWork");
+    this.subscriptions = Objects.requireNonNull(subscriptions, "subscriptions");
+    this.attempts = Objects.requireNonNull(attempts, "attempts");
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  /**
+   * Records a delivered attempt and returns once it is committed, with other threads' attempts in
+   * the same unit. Outside any unit of work.
+   *
+   * @param attempt the delivered attempt
+   * @throws RuntimeException what the database threw for this attempt; nothing of it is committed
+   */
+  void record(Attempt attempt) {
+    Pending mine = new Pending(attempt, new CompletableFuture<>());
+    queue.add(mine);
+    writing.lock();
+    try {
+      if (!mine.done().isDone()) {
+        writeQueued();
+      }
+    } finally {
+      writing.unlock();
+    }
+    // Complete by now: this thread wrote it, or a writer before it did.
+    try {
+      mine.done().join();
+    } catch (CompletionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      throw e;
+    }
+  }
+
+  /** How many attempts wait for a writer; for tests. */
+  int queued() {
+    return queue.size();
+  }
+
+  /** Writes every queued attempt: the caller holds the lock. */
+  private void writeQueued() {
+    List<Pending> batch = new ArrayList<>();
+    for (Pending p = queue.poll(); p != null; p = queue.poll()) {
+      batch.add(p);
+    }
+    if (batch.isEmpty()) {
+      return;
+    }
+    try {
+      unitOfWork.run(() -> write(batch));
+      batch.forEach(p -> p.done().complete(null));
+    } catch (RuntimeException batchFailed) {
+      if (batch.size() == 1) {
+        batch.get(0).done().completeExceptionally(batchFailed);
+        return;
+      }
+      for (Pending p : batch) {
+        try {
+          unitOfWork.run(() -> write(List.of(p)));
+          p.done().complete(null);
+        } catch (RuntimeException failed) {
+          p.done().completeExceptionally(failed);
+        }
+      }
+    }
+  }
+
+  private Void write(List<Pending> batch) {
+    Map<UUID, Long> highest = new TreeMap<>();
+    for (Pending p : batch) {
+      highest.merge(p.attempt().subscriptionId(), p.attempt().eventSeq(), Math::max);
+    }
+    Set<UUID> present = subscriptions.lockAll(highest.keySet());
+    highest.keySet().retainAll(present);
+    attempts.insertAll(
+        batch.stream()
+            .map(Pending::attempt)
+            .filter(a -> present.contains(a.subscriptionId()))
+            .toList());
+    subscriptions.deliveredAll(highest, clock.now());
+    return null;
+  }
+}
