@@ -41,7 +41,10 @@ final class BusCommand extends ConfiguredCommand<BothyConfiguration> {
   static final int LEASE_TRIES = 50;
 
   BusCommand() {
-    super("bus", "Operator commands of the NATS bus: republish after a halted relay");
+    super(
+        "bus",
+        "Operator commands of the bus: republish after a halted relay, the dead letters of bus"
+            + " consumers");
   }
 
   @Override
@@ -58,6 +61,7 @@ final class BusCommand extends ConfiguredCommand<BothyConfiguration> {
         .type(Long.class)
         .required(true)
         .help("the first event number to publish again (the stream's last Bothy-Seq plus one)");
+    BusDeadCommand.configure(actions, this::addFileArgument);
   }
 
   @Override
@@ -65,6 +69,10 @@ final class BusCommand extends ConfiguredCommand<BothyConfiguration> {
       Bootstrap<BothyConfiguration> bootstrap, Namespace namespace, BothyConfiguration config)
       throws Exception {
     JobsCommand.quietLogging(bootstrap, config);
+    if ("dead".equals(namespace.getString(ACTION))) {
+      BusDeadCommand.run(namespace, config, System.out);
+      return;
+    }
     long from = namespace.getLong("from");
     Optional<BusModule.Settings> settings =
         config.bus().settings(config.sync(), "bothy-bus-command");

@@ -49,7 +49,8 @@ class MigrateCommandTest {
             "0006-event-consumer-cursors",
             "0007-api-idempotency-keys",
             "0008-webhooks",
-            "0009-bus-relay-cursors");
+            "0009-bus-relay-cursors",
+            "0011-bus-dispatch");
     assertThat(column(url, "SELECT schema_version || ' ' || min_server_version FROM instance"))
         .containsExactly(Migrator.SCHEMA_VERSION + " " + Migrator.MIN_SERVER_VERSION);
     List<String> identity = column(url, "SELECT instance_id || ' ' || sync_epoch FROM instance");
