@@ -33,6 +33,8 @@ import net.sourceforge.argparse4j.inf.Subparsers;
  * republished and every range it could not (removed by retention, or left out by the choice of
  * {@code SEQ}); it exits 1 with one line on standard error when the relay runs (not halted), when
  * {@code SEQ} is already in the stream or past the cursor, or when the stream does not acknowledge.
+ * {@code bus dead list|show|replay} works the dead letters of bus consumers ({@link
+ * BusDeadCommand}) and needs no NATS.
  */
 final class BusCommand extends ConfiguredCommand<BothyConfiguration> {
   static final String ACTION = "action";

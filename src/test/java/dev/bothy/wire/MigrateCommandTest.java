@@ -32,9 +32,12 @@ class MigrateCommandTest {
     Path config = dir.resolve("config.yml");
     Files.writeString(config, "database:\n  url: " + url + "\n");
 
-    assertThat(status(config))
-        .contains(
-            dev.bothy.platform.pg.Migrator.SCHEMA_VERSION + " changesets have not been applied");
+    // The count of changesets, which is not the schema version once a number is skipped.
+    long changesets =
+        Files.readAllLines(Path.of("db/changelog/master.xml")).stream()
+            .filter(line -> line.contains("<include file="))
+            .count();
+    assertThat(status(config)).contains(changesets + " changesets have not been applied");
 
     CommandLine.Outcome first = CommandLine.run("db", "migrate", config.toString());
     assertThat(first.failure()).isEmpty();
