@@ -5,6 +5,8 @@ package dev.bothy.db;
 
 
 import dev.bothy.db.tables.ApiIdempotencyKeys;
+import dev.bothy.db.tables.BusDeadLetters;
+import dev.bothy.db.tables.EventDeliveries;
 import dev.bothy.db.tables.Jobs;
 import dev.bothy.db.tables.WebhookAttempts;
 import dev.bothy.db.tables.WebhookSubscriptions;
@@ -26,6 +28,8 @@ public class Indexes {
     // -------------------------------------------------------------------------
 
     public static final Index API_IDEMPOTENCY_KEYS_CREATED_AT = Internal.createIndex(DSL.name("api_idempotency_keys_created_at"), ApiIdempotencyKeys.API_IDEMPOTENCY_KEYS, new OrderField[] { ApiIdempotencyKeys.API_IDEMPOTENCY_KEYS.CREATED_AT }, false);
+    public static final Index BUS_DEAD_LETTERS_DEAD_AT = Internal.createIndex(DSL.name("bus_dead_letters_dead_at"), BusDeadLetters.BUS_DEAD_LETTERS, new OrderField[] { BusDeadLetters.BUS_DEAD_LETTERS.DEAD_AT }, false);
+    public static final Index EVENT_DELIVERIES_HANDLED_AT = Internal.createIndex(DSL.name("event_deliveries_handled_at"), EventDeliveries.EVENT_DELIVERIES, new OrderField[] { EventDeliveries.EVENT_DELIVERIES.HANDLED_AT }, false);
     public static final Index JOBS_FETCH = Internal.createIndex(DSL.name("jobs_fetch"), Jobs.JOBS, new OrderField[] { Jobs.JOBS.QUEUE, Jobs.JOBS.PRIORITY, Jobs.JOBS.SCHEDULED_AT, Jobs.JOBS.ID }, false);
     public static final Index JOBS_FINALIZED = Internal.createIndex(DSL.name("jobs_finalized"), Jobs.JOBS, new OrderField[] { Jobs.JOBS.STATE, Jobs.JOBS.FINALIZED_AT }, false);
     public static final Index JOBS_KIND = Internal.createIndex(DSL.name("jobs_kind"), Jobs.JOBS, new OrderField[] { Jobs.JOBS.KIND, Jobs.JOBS.ID }, false);

@@ -5,8 +5,10 @@ package dev.bothy.db;
 
 
 import dev.bothy.db.tables.ApiIdempotencyKeys;
+import dev.bothy.db.tables.BusDeadLetters;
 import dev.bothy.db.tables.BusRelayCursors;
 import dev.bothy.db.tables.EventConsumerCursors;
+import dev.bothy.db.tables.EventDeliveries;
 import dev.bothy.db.tables.EventLog;
 import dev.bothy.db.tables.Instance;
 import dev.bothy.db.tables.Jobs;
@@ -14,8 +16,10 @@ import dev.bothy.db.tables.SequenceCounters;
 import dev.bothy.db.tables.WebhookAttempts;
 import dev.bothy.db.tables.WebhookSubscriptions;
 import dev.bothy.db.tables.records.ApiIdempotencyKeysRecord;
+import dev.bothy.db.tables.records.BusDeadLettersRecord;
 import dev.bothy.db.tables.records.BusRelayCursorsRecord;
 import dev.bothy.db.tables.records.EventConsumerCursorsRecord;
+import dev.bothy.db.tables.records.EventDeliveriesRecord;
 import dev.bothy.db.tables.records.EventLogRecord;
 import dev.bothy.db.tables.records.InstanceRecord;
 import dev.bothy.db.tables.records.JobsRecord;
@@ -42,8 +46,11 @@ public class Keys {
     // -------------------------------------------------------------------------
 
     public static final UniqueKey<ApiIdempotencyKeysRecord> API_IDEMPOTENCY_KEYS_PKEY = Internal.createUniqueKey(ApiIdempotencyKeys.API_IDEMPOTENCY_KEYS, DSL.name("api_idempotency_keys_pkey"), new TableField[] { ApiIdempotencyKeys.API_IDEMPOTENCY_KEYS.TOKEN_NAME, ApiIdempotencyKeys.API_IDEMPOTENCY_KEYS.IDEM_KEY }, true);
+    public static final UniqueKey<BusDeadLettersRecord> BUS_DEAD_LETTERS_HANDLER_EVENT = Internal.createUniqueKey(BusDeadLetters.BUS_DEAD_LETTERS, DSL.name("bus_dead_letters_handler_event"), new TableField[] { BusDeadLetters.BUS_DEAD_LETTERS.HANDLER, BusDeadLetters.BUS_DEAD_LETTERS.EVENT_ID }, true);
+    public static final UniqueKey<BusDeadLettersRecord> BUS_DEAD_LETTERS_PKEY = Internal.createUniqueKey(BusDeadLetters.BUS_DEAD_LETTERS, DSL.name("bus_dead_letters_pkey"), new TableField[] { BusDeadLetters.BUS_DEAD_LETTERS.ID }, true);
     public static final UniqueKey<BusRelayCursorsRecord> BUS_RELAY_CURSORS_PKEY = Internal.createUniqueKey(BusRelayCursors.BUS_RELAY_CURSORS, DSL.name("bus_relay_cursors_pkey"), new TableField[] { BusRelayCursors.BUS_RELAY_CURSORS.STREAM }, true);
     public static final UniqueKey<EventConsumerCursorsRecord> EVENT_CONSUMER_CURSORS_PKEY = Internal.createUniqueKey(EventConsumerCursors.EVENT_CONSUMER_CURSORS, DSL.name("event_consumer_cursors_pkey"), new TableField[] { EventConsumerCursors.EVENT_CONSUMER_CURSORS.NAME }, true);
+    public static final UniqueKey<EventDeliveriesRecord> EVENT_DELIVERIES_PKEY = Internal.createUniqueKey(EventDeliveries.EVENT_DELIVERIES, DSL.name("event_deliveries_pkey"), new TableField[] { EventDeliveries.EVENT_DELIVERIES.HANDLER, EventDeliveries.EVENT_DELIVERIES.EVENT_ID }, true);
     public static final UniqueKey<EventLogRecord> EVENT_LOG_PKEY = Internal.createUniqueKey(EventLog.EVENT_LOG, DSL.name("event_log_pkey"), new TableField[] { EventLog.EVENT_LOG.SEQ }, true);
     public static final UniqueKey<InstanceRecord> INSTANCE_PKEY = Internal.createUniqueKey(Instance.INSTANCE, DSL.name("instance_pkey"), new TableField[] { Instance.INSTANCE.ID }, true);
     public static final UniqueKey<JobsRecord> JOBS_PKEY = Internal.createUniqueKey(Jobs.JOBS, DSL.name("jobs_pkey"), new TableField[] { Jobs.JOBS.ID }, true);

@@ -5,8 +5,10 @@ package dev.bothy.db;
 
 
 import dev.bothy.db.tables.ApiIdempotencyKeys;
+import dev.bothy.db.tables.BusDeadLetters;
 import dev.bothy.db.tables.BusRelayCursors;
 import dev.bothy.db.tables.EventConsumerCursors;
+import dev.bothy.db.tables.EventDeliveries;
 import dev.bothy.db.tables.EventLog;
 import dev.bothy.db.tables.Instance;
 import dev.bothy.db.tables.Jobs;
@@ -28,6 +30,12 @@ public class Tables {
     public static final ApiIdempotencyKeys API_IDEMPOTENCY_KEYS = ApiIdempotencyKeys.API_IDEMPOTENCY_KEYS;
 
     /**
+     * One row per bus handler and event whose dispatch ended in a term or in
+     * the last retryable failure: what an operator lists, shows and replays.
+     */
+    public static final BusDeadLetters BUS_DEAD_LETTERS = BusDeadLetters.BUS_DEAD_LETTERS;
+
+    /**
      * One row per JetStream stream the relay feeds: the last event number every
      * message up to which the stream has acknowledged.
      */
@@ -38,6 +46,12 @@ public class Tables {
      * processed.
      */
     public static final EventConsumerCursors EVENT_CONSUMER_CURSORS = EventConsumerCursors.EVENT_CONSUMER_CURSORS;
+
+    /**
+     * One row per bus handler and event it handled, written in the handler's
+     * own transaction: a second delivery finds the row and skips the handler.
+     */
+    public static final EventDeliveries EVENT_DELIVERIES = EventDeliveries.EVENT_DELIVERIES;
 
     /**
      * The global event log: seq comes from the event_seq counter in the sync

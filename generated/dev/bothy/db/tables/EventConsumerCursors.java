@@ -114,7 +114,7 @@ public class EventConsumerCursors extends TableImpl<EventConsumerCursorsRecord> 
     @Override
     public List<Check<EventConsumerCursorsRecord>> getChecks() {
         return Arrays.asList(
-            Internal.createCheck(this, DSL.name("event_consumer_cursors_name_known"), "((name = ANY (ARRAY['push'::text, 'webhooks'::text])))", true)
+            Internal.createCheck(this, DSL.name("event_consumer_cursors_name_known"), "((name = ANY (ARRAY['push'::text, 'webhooks'::text, 'bus'::text])))", true)
         );
     }
 

@@ -21,6 +21,12 @@ public record ConsumerName(String value) {
   /** The consumer of outgoing webhooks. */
   public static final ConsumerName WEBHOOKS = new ConsumerName("webhooks");
 
+  /**
+   * The bus's log transport: turns each event into one {@code bus.dispatch} job per bus handler
+   * that takes its type.
+   */
+  public static final ConsumerName BUS = new ConsumerName("bus");
+
   /** Checks the value. */
   public ConsumerName {
     Objects.requireNonNull(value, "value");
@@ -29,16 +35,16 @@ public record ConsumerName(String value) {
   /**
    * Every known name, exactly the set of the table's CHECK.
    *
-   * @return push and webhooks
+   * @return push, webhooks and bus
    */
   public static List<ConsumerName> names() {
-    return List.of(PUSH, WEBHOOKS);
+    return List.of(PUSH, WEBHOOKS, BUS);
   }
 
   /**
    * Whether the name is one of {@link #names()}.
    *
-   * @return true for push and webhooks
+   * @return true for push, webhooks and bus
    */
   public boolean valid() {
     return names().contains(this);

@@ -3,6 +3,7 @@ package dev.bothy.wire;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.bothy.api.ApiModule;
 import dev.bothy.api.http.ProblemMapper;
+import dev.bothy.bus.BusDispatchModule;
 import dev.bothy.bus.BusModule;
 import dev.bothy.bus.Relay;
 import dev.bothy.bus.RelayView;
@@ -61,6 +62,7 @@ final class Assembly {
   private final ScrapeReads scrapeReads;
   private final Optional<BusModule> bus;
   private final WebhooksModule webhooks;
+  private final BusDispatchModule busDispatch;
   private LogTail tail;
 
   private Assembly(
@@ -121,6 +123,17 @@ final class Assembly {
               new WebhookMetrics(environment.metrics()),
               clock);
       webhooks.stopWith(lifecycle);
+      // Every role: the bus consumers of every module (each declares them in one method of its
+      // wiring), the dedupe table, dead letters and the bus.dispatch kind, with or without NATS.
+      busDispatch =
+          new BusDispatchModule(
+              config.bus().dispatch().settings(config.jobs()),
+              unitOfWork,
+              jobs,
+              sync,
+              codec,
+              new BusDispatchMetrics(environment.metrics()),
+              clock);
       // One bounded reader for every gauge that reads the database: a scrape never blocks.
       scrapeReads = new ScrapeReads(config.database().metricsReadTimeout().toJavaDuration());
       logMetrics.registerGauges(sync.eventLog(), scrapeReads);
@@ -133,6 +146,7 @@ final class Assembly {
       lifecycle.onStart(
           "database", () -> LOG.info("database connected: {}", PgProbe.describe(dataSource)));
       instance.checkAtStart(lifecycle, readiness);
+      busDispatch.checkAtStart(lifecycle, sync);
       // The bus only with bus.nats.url: the embedded default needs no NATS. Its start step
       // connects and ensures the streams before the tail, the workers and the connectors; then
       // the relay, in every role. The relay's health checks are on /healthcheck; readiness never
@@ -201,6 +215,9 @@ final class Assembly {
             new JobRuntimeMetrics(environment.metrics()),
             tracer);
         webhooks.registerConsumer(sync);
+        // The log transport of bus consumers (ADR 0024): until the NATS transport is built, bus
+        // consumers run on the log in every installation, with or without bus.nats.url.
+        busDispatch.registerLogConsumer(sync);
         sync.startConsumers(
             lifecycle, listenConnection(config, ListenerWaker.APPLICATION_NAME), tracer);
       }
@@ -303,6 +320,10 @@ final class Assembly {
 
   WebhooksModule webhooks() {
     return webhooks;
+  }
+
+  BusDispatchModule busDispatch() {
+    return busDispatch;
   }
 
   Appender appender() {

@@ -33,6 +33,8 @@ import net.sourceforge.argparse4j.inf.Subparsers;
  * republished and every range it could not (removed by retention, or left out by the choice of
  * {@code SEQ}); it exits 1 with one line on standard error when the relay runs (not halted), when
  * {@code SEQ} is already in the stream or past the cursor, or when the stream does not acknowledge.
+ * {@code bus dead list|show|replay} works the dead letters of bus consumers ({@link
+ * BusDeadCommand}) and needs no NATS.
  */
 final class BusCommand extends ConfiguredCommand<BothyConfiguration> {
   static final String ACTION = "action";
@@ -41,7 +43,10 @@ final class BusCommand extends ConfiguredCommand<BothyConfiguration> {
   static final int LEASE_TRIES = 50;
 
   BusCommand() {
-    super("bus", "Operator commands of the NATS bus: republish after a halted relay");
+    super(
+        "bus",
+        "Operator commands of the bus: republish after a halted relay, the dead letters of bus"
+            + " consumers");
   }
 
   @Override
@@ -58,6 +63,7 @@ final class BusCommand extends ConfiguredCommand<BothyConfiguration> {
         .type(Long.class)
         .required(true)
         .help("the first event number to publish again (the stream's last Bothy-Seq plus one)");
+    BusDeadCommand.configure(actions, this::addFileArgument);
   }
 
   @Override
@@ -65,6 +71,10 @@ final class BusCommand extends ConfiguredCommand<BothyConfiguration> {
       Bootstrap<BothyConfiguration> bootstrap, Namespace namespace, BothyConfiguration config)
       throws Exception {
     JobsCommand.quietLogging(bootstrap, config);
+    if ("dead".equals(namespace.getString(ACTION))) {
+      BusDeadCommand.run(namespace, config, System.out);
+      return;
+    }
     long from = namespace.getLong("from");
     Optional<BusModule.Settings> settings =
         config.bus().settings(config.sync(), "bothy-bus-command");

@@ -165,6 +165,14 @@ final class PrometheusFamilies {
               "bothy_webhooks_subscriptions",
               "Webhook subscriptions by state, the disabled ones by reason."),
           Map.entry(
+              "bothy_bus_dispatch",
+              "Deliveries of an event to a bus handler by outcome: ack, duplicate, parked, nak,"
+                  + " term."),
+          Map.entry(
+              "bothy_bus_handler_seconds",
+              "A bus handler's unit of work, its delivery row included."),
+          Map.entry("bothy_bus_dead_letters", "Dead letters written, by bus handler."),
+          Map.entry(
               "bothy_pool_active_connections", "HikariCP: connections in use by the process."),
           Map.entry("bothy_pool_idle_connections", "HikariCP: idle connections in the pool."),
           Map.entry("bothy_pool_total_connections", "HikariCP: connections in the pool."),

@@ -44,6 +44,14 @@ class KernelTest {
   }
 
   @Test
+  void only_an_unavailable_dependency_is_worth_a_later_retry() {
+    assertThat(ErrorKind.UNAVAILABLE.retryable()).isTrue();
+    assertThat(ErrorKind.values())
+        .filteredOn(ErrorKind::retryable)
+        .containsExactly(ErrorKind.UNAVAILABLE);
+  }
+
+  @Test
   void the_build_version_comes_from_the_maven_project() {
     assertThat(BuildInfo.version()).matches("\\d+\\.\\d+\\.\\d+.*").doesNotContain("${");
   }

@@ -163,6 +163,19 @@ class InProcessAppTest {
       Thread.sleep(50);
     }
     assertThat(attempts).as("the webhook attempt retention ran too").hasSize(1);
+    List<dev.bothy.platform.jobs.JobView> deliveries = List.of();
+    while (deliveries.isEmpty() && System.nanoTime() < deadline) {
+      deliveries =
+          assembly()
+              .jobs()
+              .admin()
+              .list(
+                  java.util.Optional.of(dev.bothy.platform.jobs.JobState.COMPLETED),
+                  java.util.Optional.of("bus.delivery_retention"),
+                  10);
+      Thread.sleep(50);
+    }
+    assertThat(deliveries).as("the bus delivery retention ran too").hasSize(1);
 
     // The job counts are a cached database read, and a worker updates its work timer after the
     // completion can already be seen: wait for the scrape that shows both jobs.
@@ -172,11 +185,11 @@ class InProcessAppTest {
             "/prometheus",
             body ->
                 body.contains(
-                        "bothy_jobs{bothy_job_state=\"completed\",bothy_queue=\"maintenance\"} 2.0")
+                        "bothy_jobs{bothy_job_state=\"completed\",bothy_queue=\"maintenance\"} 4.0")
                     && body.contains(
                         "bothy_jobs_work_seconds_count{bothy_job_kind=\"sync.partition_maintenance\"}"));
     assertThat(prometheus)
-        .contains("bothy_jobs{bothy_job_state=\"completed\",bothy_queue=\"maintenance\"} 3.0")
+        .contains("bothy_jobs{bothy_job_state=\"completed\",bothy_queue=\"maintenance\"} 4.0")
         .contains("bothy_jobs{bothy_job_state=\"discarded\",bothy_queue=\"default\"} 0.0")
         .contains("bothy_jobs_work_seconds_count{bothy_job_kind=\"sync.partition_maintenance\"} 1")
         .contains("bothy_jobs_fetch_seconds_count{bothy_queue=\"maintenance\"}")

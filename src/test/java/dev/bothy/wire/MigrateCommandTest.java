@@ -32,9 +32,12 @@ class MigrateCommandTest {
     Path config = dir.resolve("config.yml");
     Files.writeString(config, "database:\n  url: " + url + "\n");
 
-    assertThat(status(config))
-        .contains(
-            dev.bothy.platform.pg.Migrator.SCHEMA_VERSION + " changesets have not been applied");
+    // The count of changesets, which is not the schema version once a number is skipped.
+    long changesets =
+        Files.readAllLines(Path.of("db/changelog/master.xml")).stream()
+            .filter(line -> line.contains("<include file="))
+            .count();
+    assertThat(status(config)).contains(changesets + " changesets have not been applied");
 
     CommandLine.Outcome first = CommandLine.run("db", "migrate", config.toString());
     assertThat(first.failure()).isEmpty();
@@ -49,7 +52,8 @@ class MigrateCommandTest {
             "0006-event-consumer-cursors",
             "0007-api-idempotency-keys",
             "0008-webhooks",
-            "0009-bus-relay-cursors");
+            "0009-bus-relay-cursors",
+            "0011-bus-dispatch");
     assertThat(column(url, "SELECT schema_version || ' ' || min_server_version FROM instance"))
         .containsExactly(Migrator.SCHEMA_VERSION + " " + Migrator.MIN_SERVER_VERSION);
     List<String> identity = column(url, "SELECT instance_id || ' ' || sync_epoch FROM instance");
@@ -59,7 +63,7 @@ class MigrateCommandTest {
     CommandLine.Outcome second = CommandLine.run("db", "migrate", config.toString());
     assertThat(second.failure()).isEmpty();
     assertThat(appliedChangesets(url)).isEqualTo(applied);
-    assertThat(executedAt(url)).hasSize((int) Migrator.SCHEMA_VERSION);
+    assertThat(executedAt(url)).hasSize((int) changesets);
     assertThat(column(url, "SELECT instance_id || ' ' || sync_epoch FROM instance"))
         .as("a second migrate keeps the identity")
         .isEqualTo(identity);

@@ -89,7 +89,7 @@ class ObservabilityFilesTest {
       assertThat(exprs.group(1)).containsPattern("\\{job=\"bothy\"[,}]");
       selecting++;
     }
-    assertThat(rules).isEqualTo(7);
+    assertThat(rules).isEqualTo(8);
     assertThat(selecting).as("rules whose expression selects job=bothy").isEqualTo(rules);
     assertThat(adapt).as("one ADAPT line per rule").isEqualTo(rules);
   }

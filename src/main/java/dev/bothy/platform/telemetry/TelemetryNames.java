@@ -28,6 +28,9 @@ public final class TelemetryNames {
   /** How many events a bus relay round publishes. */
   public static final String BUS_EVENTS = "bothy.bus.events";
 
+  /** A bus handler's name, such as {@code system.echo}; also the label of its dispatch metrics. */
+  public static final String BUS_HANDLER = "bothy.bus.handler";
+
   /** The job's kind, for example {@code sync.partition_maintenance}. */
   public static final String JOB_KIND = "bothy.job.kind";
 
@@ -66,7 +69,8 @@ public final class TelemetryNames {
           EVENT_LOST_TO,
           WEBHOOK_SUBSCRIPTION_ID,
           BUS_STREAM,
-          BUS_EVENTS);
+          BUS_EVENTS,
+          BUS_HANDLER);
 
   /**
    * The class of an exception a log line reports (OpenTelemetry's {@code error.type}); the message

@@ -17,6 +17,9 @@ public class BusConfig {
   /** The {@code bus.relay} subsection. */
   @Valid @NotNull @JsonProperty private BusRelayConfig relay = new BusRelayConfig();
 
+  /** The {@code bus.dispatch} subsection. */
+  @Valid @NotNull @JsonProperty private BusDispatchConfig dispatch = new BusDispatchConfig();
+
   /**
    * Returns {@code bus.nats}.
    *
@@ -33,6 +36,15 @@ public class BusConfig {
    */
   public BusRelayConfig relay() {
     return relay;
+  }
+
+  /**
+   * Returns {@code bus.dispatch}.
+   *
+   * @return the subsection
+   */
+  public BusDispatchConfig dispatch() {
+    return dispatch;
   }
 
   /**

@@ -9,7 +9,8 @@ import jakarta.validation.constraints.NotNull;
 import java.util.concurrent.TimeUnit;
 
 /** The {@code consumer} section: the worker consumers of the event log. */
-@Doc("The worker consumers of the event log (push, webhooks).")
+@Doc(
+    "The worker consumers of the event log (push, webhooks, and bus for the log transport of bus consumers).")
 public class ConsumerConfig {
   /** Default of {@code consumer.batchSize}. */
   public static final int DEFAULT_BATCH_SIZE = 100;

@@ -1,5 +1,6 @@
 package dev.bothy.wire.config;
 
+import dev.bothy.bus.app.DispatchJob;
 import dev.bothy.platform.jobs.domain.JobNames;
 import dev.bothy.webhooks.app.DeliveryJobs;
 import dev.bothy.webhooks.domain.Cidr;
@@ -48,6 +49,7 @@ public final class CrossKeyChecks {
               + " consumer loses events before its alert fires");
     }
     bus(configuration.bus(), sync, problems);
+    busJobs(configuration.bus(), configuration.jobs(), problems);
     ApiConfig api = configuration.api();
     if (api != null
         && sync != null
@@ -105,6 +107,47 @@ public final class CrossKeyChecks {
     return problems;
   }
 
+  private static void busJobs(BusConfig bus, JobsConfig jobs, List<String> problems) {
+    if (bus == null || bus.dispatch() == null || jobs == null) {
+      return;
+    }
+    if (jobs.queues() != null && !jobs.queues().containsKey(DispatchJob.QUEUE)) {
+      problems.add(
+          "jobs.queues must list the queue bus, which the bus.dispatch jobs of bus consumers use");
+    }
+    if (bus.dispatch().jobTimeout() != null
+        && jobs.rescueAfter() != null
+        && bus.dispatch().jobTimeout().toNanoseconds() >= jobs.rescueAfter().toNanoseconds()) {
+      problems.add(
+          "bus.dispatch.jobTimeout must be shorter than jobs.rescueAfter, or the rescuer takes a"
+              + " dispatch that is still running");
+    }
+  }
+
+  private static void dispatch(BusConfig bus, SyncConfig sync, List<String> problems) {
+    BusDispatchConfig dispatch = bus.dispatch();
+    if (dispatch == null || dispatch.deliveryRetention() == null) {
+      return;
+    }
+    long retention = dispatch.deliveryRetention().toNanoseconds();
+    if (sync != null
+        && sync.eventRetention() != null
+        && retention < sync.eventRetention().toNanoseconds()) {
+      problems.add(
+          "bus.dispatch.deliveryRetention must be at least sync.eventRetention, or a delivery row"
+              + " is deleted while its event can still be delivered and the handler runs twice");
+    }
+    BusStreamConfig stream = bus.nats().stream();
+    if (bus.nats().url().isPresent()
+        && stream != null
+        && stream.maxAge() != null
+        && retention < stream.maxAge().toNanoseconds()) {
+      problems.add(
+          "bus.dispatch.deliveryRetention must be at least bus.nats.stream.maxAge, or a delivery"
+              + " row is deleted while the stream can still redeliver its event");
+    }
+  }
+
   private static void bus(BusConfig bus, SyncConfig sync, List<String> problems) {
     if (bus == null || bus.nats() == null) {
       return;
@@ -143,6 +186,7 @@ public final class CrossKeyChecks {
           "bus.nats.stream.maxAge must be at least sync.eventRetention, or the stream drops"
               + " events the log still holds and a republish finds them missing");
     }
+    dispatch(bus, sync, problems);
     BusRelayConfig relay = bus.relay();
     if (relay == null) {
       return;

@@ -28,6 +28,12 @@ public class JobsConfig {
    */
   public static final int WEBHOOKS_QUEUE_WORKERS = 20;
 
+  /**
+   * Workers of the queue {@code bus} in the default {@code jobs.queues}: the {@code bus.dispatch}
+   * jobs of the log transport, each one handler's short transaction.
+   */
+  public static final int BUS_QUEUE_WORKERS = 10;
+
   /** Most workers one queue may have in one process. */
   public static final int MAX_QUEUE_WORKERS = 1000;
 
@@ -86,7 +92,9 @@ public class JobsConfig {
               "maintenance",
               MAINTENANCE_QUEUE_WORKERS,
               "webhooks",
-              WEBHOOKS_QUEUE_WORKERS));
+              WEBHOOKS_QUEUE_WORKERS,
+              "bus",
+              BUS_QUEUE_WORKERS));
 
   @Doc(
       "How often a queue's fetcher looks for due jobs without a notification; also bounds how"

@@ -398,10 +398,10 @@ class ConsumerRunnerTest {
   }
 
   @Test
-  void the_names_are_exactly_push_and_webhooks() {
+  void the_names_are_exactly_push_webhooks_and_bus() {
     assertThat(ConsumerName.names())
         .extracting(ConsumerName::value)
-        .containsExactly("push", "webhooks");
+        .containsExactly("push", "webhooks", "bus");
     assertThat(new ConsumerName("webhooks").valid()).isTrue();
     assertThat(new ConsumerName("Webhooks").valid()).isFalse();
   }

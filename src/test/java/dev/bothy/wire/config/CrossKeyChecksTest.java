@@ -132,6 +132,43 @@ class CrossKeyChecksTest {
   }
 
   @Test
+  void delivery_rows_must_outlive_the_log_and_with_nats_the_stream() throws Exception {
+    assertThat(
+            problems(
+                "{\"bus\":{\"dispatch\":{\"deliveryRetention\":\"6d\"}},"
+                    + "\"sync\":{\"eventRetention\":\"7d\"}}"))
+        .singleElement()
+        .asString()
+        .contains("bus.dispatch.deliveryRetention", "sync.eventRetention")
+        .doesNotContain("6", "7");
+    String nats =
+        "{\"bus\":{\"nats\":{\"url\":\"nats://127.0.0.1:4222\",\"stream\":{\"maxAge\":\"9d\"}},"
+            + "\"dispatch\":{\"deliveryRetention\":\"8d\"}},\"sync\":{\"eventRetention\":\"7d\"}}";
+    assertThat(problems(nats))
+        .singleElement()
+        .asString()
+        .contains("bus.dispatch.deliveryRetention", "bus.nats.stream.maxAge");
+    assertThat(problems(nats.replace("8d", "9d"))).isEmpty();
+    assertThat(problems(nats.replace("nats://127.0.0.1:4222", "").replace("\"url\":\"\",", "")))
+        .as("without bus.nats.url the stream's age does not bind the delivery rows")
+        .isEmpty();
+  }
+
+  @Test
+  void the_dispatch_jobs_need_their_queue_and_a_timeout_below_the_rescue() throws Exception {
+    assertThat(problems("{\"jobs\":{\"queues\":{\"default\":1,\"maintenance\":1,\"webhooks\":1}}}"))
+        .singleElement()
+        .asString()
+        .contains("jobs.queues", "bus.dispatch");
+    assertThat(
+            problems(
+                "{\"jobs\":{\"rescueAfter\":\"10m\"},\"bus\":{\"dispatch\":{\"jobTimeout\":\"10m\"}}}"))
+        .singleElement()
+        .asString()
+        .contains("bus.dispatch.jobTimeout", "jobs.rescueAfter");
+  }
+
+  @Test
   void the_stream_must_keep_events_as_long_as_the_log_but_only_with_nats() throws Exception {
     String shorter =
         "{\"bus\":{\"nats\":{\"url\":\"nats://127.0.0.1:4222\",\"stream\":{\"maxAge\":\"6d\"}}},"

@@ -1,0 +1,169 @@
+package dev.bothy.bus;
+
+import dev.bothy.bus.adapters.postgres.JooqDeadLetterRepository;
+import dev.bothy.bus.adapters.postgres.JooqDeliveryRepository;
+import dev.bothy.bus.app.DeadLetterService;
+import dev.bothy.bus.app.DeliveryRetentionJob;
+import dev.bothy.bus.app.Dispatch;
+import dev.bothy.bus.app.DispatchJob;
+import dev.bothy.bus.app.HandlerRegistry;
+import dev.bothy.bus.app.LogDispatchConsumer;
+import dev.bothy.kernel.Clock;
+import dev.bothy.kernel.txn.UnitOfWork;
+import dev.bothy.platform.jobs.JobsModule;
+import dev.bothy.platform.lifecycle.Lifecycle;
+import dev.bothy.sync.ConsumerName;
+import dev.bothy.sync.PayloadCodec;
+import dev.bothy.sync.SyncModule;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The wiring entry of bus dispatch, built in every role with or without NATS: the registry of every
+ * module's {@link BusConsumer}s, the dedupe table and the dead letters, the job kinds {@code
+ * bus.dispatch} and {@code bus.delivery_retention} (with its periodic job), and in {@code worker}
+ * and {@code all} the log transport, the worker consumer {@code bus} (ADR 0024).
+ *
+ * <pre>{@code
+ * BusDispatchModule dispatch = new BusDispatchModule(settings, uow, jobs, sync, codec, metrics, clock);
+ * dispatch.register("system", system.busConsumers()); // every module, every role
+ * dispatch.checkAtStart(lifecycle, sync);             // every role: names and event types
+ * dispatch.registerLogConsumer(sync);                  // worker and all
+ * }</pre>
+ */
+public final class BusDispatchModule {
+  private static final Logger LOG = LoggerFactory.getLogger(BusDispatchModule.class);
+
+  /**
+   * Everything the module reads from the configuration; each field names its key.
+   *
+   * @param deliveryRetention {@code bus.dispatch.deliveryRetention}
+   * @param deliveryRetentionInterval {@code bus.dispatch.deliveryRetentionInterval}
+   * @param jobTimeout {@code bus.dispatch.jobTimeout}
+   * @param cleanerBatchSize {@code jobs.cleanerBatchSize}: rows per delete
+   * @param errorMessageMaxChars {@code jobs.errorMessageMaxChars}: a dead letter's message
+   */
+  public record Settings(
+      Duration deliveryRetention,
+      Duration deliveryRetentionInterval,
+      Duration jobTimeout,
+      int cleanerBatchSize,
+      int errorMessageMaxChars) {
+    /** Checks that every field is present. */
+    public Settings {
+      Objects.requireNonNull(deliveryRetention, "deliveryRetention");
+      Objects.requireNonNull(deliveryRetentionInterval, "deliveryRetentionInterval");
+      Objects.requireNonNull(jobTimeout, "jobTimeout");
+    }
+  }
+
+  private final HandlerRegistry registry = new HandlerRegistry();
+  private final LogDispatchConsumer logConsumer;
+  private final DeadLetterService deadLetters;
+
+  /**
+   * Builds the module and registers its job kinds.
+   *
+   * @param settings the module's settings
+   * @param unitOfWork the unit of work
+   * @param jobs the job module; the kinds are registered in it
+   * @param sync the event log module: the appender of the handlers' follow-on events, the reads of
+   *     the dispatch jobs
+   * @param codec decodes payloads into the event types' records
+   * @param metrics where dispatch is counted
+   * @param clock the process's clock
+   */
+  public BusDispatchModule(
+      Settings settings,
+      UnitOfWork unitOfWork,
+      JobsModule jobs,
+      SyncModule sync,
+      PayloadCodec codec,
+      DispatchMetrics metrics,
+      Clock clock) {
+    Objects.requireNonNull(settings, "settings");
+    JooqDeliveryRepository deliveries = new JooqDeliveryRepository();
+    JooqDeadLetterRepository letters = new JooqDeadLetterRepository();
+    Dispatch dispatch =
+        new Dispatch(
+            unitOfWork,
+            sync.appender(),
+            codec,
+            deliveries,
+            letters,
+            metrics,
+            clock,
+            settings.errorMessageMaxChars());
+    jobs.register(new DispatchJob(registry, dispatch, sync.eventLog()).kind(settings.jobTimeout()));
+    jobs.register(
+        DeliveryRetentionJob.kind(
+            unitOfWork,
+            deliveries,
+            letters,
+            clock,
+            settings.deliveryRetention(),
+            settings.cleanerBatchSize()));
+    jobs.registerPeriodic(DeliveryRetentionJob.periodic(settings.deliveryRetentionInterval()));
+    this.logConsumer = new LogDispatchConsumer(registry, jobs.inserter());
+    this.deadLetters = new DeadLetterService(unitOfWork, letters, jobs.inserter(), clock);
+  }
+
+  /**
+   * Registers the bus consumers a module declares in its wiring (one method per module, such as
+   * {@code SystemModule.busConsumers()}); every role, before the start.
+   *
+   * @param module the declaring module's name
+   * @param consumers its consumers
+   * @throws IllegalArgumentException naming both declarations for a durable or handler name taken
+   *     by another consumer, or a consumer not of {@code module}
+   */
+  public void register(String module, List<BusConsumer> consumers) {
+    registry.register(module, consumers);
+  }
+
+  /**
+   * Adds the start step {@code bus_consumers}: checks that the event catalogue has every handler's
+   * event type with its payload record and freezes the registrations, failing the start otherwise.
+   *
+   * @param lifecycle the process lifecycle
+   * @param sync the event log module, for its catalogue
+   */
+  public void checkAtStart(Lifecycle lifecycle, SyncModule sync) {
+    lifecycle.onStart(
+        "bus_consumers",
+        () -> {
+          registry.freeze(sync.eventTypes());
+          LOG.info(
+              "bus consumers registered: consumers={}",
+              registry.consumers().stream().map(BusConsumer::durable).toList());
+        });
+  }
+
+  /**
+   * Registers the log transport, the worker consumer {@code bus}, when any module declared a bus
+   * consumer; in {@code worker} and {@code all}, before the consumers start. Without a bus consumer
+   * there is no cursor row to keep moving.
+   *
+   * @param sync the event log module
+   * @return true when the consumer was registered
+   */
+  public boolean registerLogConsumer(SyncModule sync) {
+    if (registry.isEmpty()) {
+      return false;
+    }
+    sync.registerConsumer(ConsumerName.BUS, logConsumer);
+    return true;
+  }
+
+  /**
+   * Returns the operator's verbs on dead letters.
+   *
+   * @return the dead letters
+   */
+  public DeadLetters deadLetters() {
+    return deadLetters;
+  }
+}

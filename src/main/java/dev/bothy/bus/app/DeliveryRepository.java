@@ -1,0 +1,37 @@
+package dev.bothy.bus.app;
+
+import java.time.Instant;
+import java.util.UUID;
+
+/** The store of {@code event_deliveries}, in the current unit of work. */
+public interface DeliveryRepository {
+  /**
+   * Inserts the delivery row of a handler and an event unless it exists ({@code ON CONFLICT DO
+   * NOTHING}); a concurrent insert of the same pair waits for the other unit and then reports the
+   * conflict.
+   *
+   * @param handler the handler's name
+   * @param eventId the event's id
+   * @param handledAt the delivery time
+   * @return true when this call inserted the row, false when it existed
+   */
+  boolean insertIfAbsent(String handler, UUID eventId, Instant handledAt);
+
+  /**
+   * Tells whether a handler has handled an event.
+   *
+   * @param handler the handler's name
+   * @param eventId the event's id
+   * @return true when the row exists
+   */
+  boolean exists(String handler, UUID eventId);
+
+  /**
+   * Deletes up to {@code limit} rows handled before {@code before}.
+   *
+   * @param before the horizon
+   * @param limit the most rows
+   * @return the rows deleted
+   */
+  int deleteOlderThan(Instant before, int limit);
+}

@@ -1,0 +1,243 @@
+package dev.bothy.bus.app;
+
+import dev.bothy.bus.BusEvent;
+import dev.bothy.bus.BusHandler;
+import dev.bothy.bus.DeadLetter;
+import dev.bothy.bus.DispatchMetrics;
+import dev.bothy.bus.Tx;
+import dev.bothy.bus.domain.Verdict;
+import dev.bothy.bus.domain.VerdictRules;
+import dev.bothy.kernel.Clock;
+import dev.bothy.kernel.Ids;
+import dev.bothy.kernel.txn.UnitOfWork;
+import dev.bothy.sync.Appender;
+import dev.bothy.sync.Event;
+import dev.bothy.sync.EventDraft;
+import dev.bothy.sync.PayloadCodec;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The dispatch contract (ADR 0024, 0025), shared by both transports: one delivery of one event to
+ * the handlers of one consumer that take its type.
+ *
+ * <p>Per handler, one unit of work first inserts {@code (handler, event_id)} into {@code
+ * event_deliveries} with {@code ON CONFLICT DO NOTHING}; a conflict commits without calling the
+ * handler. Otherwise the handler runs in that unit, so its writes and the row commit together or
+ * not at all. A handler whose pair has an open dead letter is not run (parked). A failure's verdict
+ * follows {@link VerdictRules}; a handler whose failure is final (a term, or a nak of the last
+ * delivery) gets its dead letter at once, in a unit of its own, so a redelivery for another
+ * handler's nak does not run it again. The message's verdict is the combination, nak over term over
+ * ack, and a nak of the last delivery is a term.
+ */
+public final class Dispatch {
+  private static final Logger LOG = LoggerFactory.getLogger(Dispatch.class);
+
+  /**
+   * The verdict of one delivery.
+   *
+   * @param verdict the message's verdict, after the delivery limit
+   * @param nakDelay the wait before the next delivery, for a nak
+   * @param perHandler each handler's own outcome, by name, in order
+   */
+  public record Result(
+      Verdict verdict, Optional<Duration> nakDelay, Map<String, String> perHandler) {
+    /** Copies the map. */
+    public Result {
+      Objects.requireNonNull(verdict, "verdict");
+      Objects.requireNonNull(nakDelay, "nakDelay");
+      perHandler = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(perHandler));
+    }
+  }
+
+  private final UnitOfWork unitOfWork;
+  private final Appender appender;
+  private final PayloadCodec codec;
+  private final DeliveryRepository deliveries;
+  private final DeadLetterRepository deadLetters;
+  private final DispatchMetrics metrics;
+  private final Clock clock;
+  private final int errorMessageMaxChars;
+
+  /**
+   * Creates the dispatch.
+   *
+   * @param unitOfWork the unit of work of the handlers' transactions
+   * @param appender the event log's appender, behind {@link Tx#append}
+   * @param codec decodes payloads into the event types' records
+   * @param deliveries the dedupe table's store
+   * @param deadLetters the dead letters' store
+   * @param metrics where outcomes, durations and dead letters are counted
+   * @param clock the delivery time
+   * @param errorMessageMaxChars {@code jobs.errorMessageMaxChars}: a dead letter's message is cut
+   *     to this
+   */
+  public Dispatch(
+      UnitOfWork unitOfWork,
+      Appender appender,
+      PayloadCodec codec,
+      DeliveryRepository deliveries,
+      DeadLetterRepository deadLetters,
+      DispatchMetrics metrics,
+      Clock clock,
+      int errorMessageMaxChars) {
+    this.unitOfWork = Objects.requireNonNull(unitOfWork, "unitOfWork");
+    this.appender = Objects.requireNonNull(appender, "appender");
+    this.codec = Objects.requireNonNull(codec, "codec");
+    this.deliveries = Objects.requireNonNull(deliveries, "deliveries");
+    this.deadLetters = Objects.requireNonNull(deadLetters, "deadLetters");
+    this.metrics = Objects.requireNonNull(metrics, "metrics");
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.errorMessageMaxChars = errorMessageMaxChars;
+  }
+
+  /**
+   * Delivers an event to handlers, each in its own unit of work, and returns the verdict.
+   *
+   * @param event the stored event
+   * @param handlers the consumer's handlers that take the event's type
+   * @param deliveryCount this delivery's count, from 1
+   * @return the verdict, with the nak delay when it is a nak
+   * @throws dev.bothy.kernel.BothyException when a dead letter cannot be written (the database is
+   *     away): the transport treats the delivery as failed and delivers it again
+   */
+  public Result deliver(Event event, List<HandlerRegistry.Registered> handlers, int deliveryCount) {
+    List<Verdict> verdicts = new ArrayList<>();
+    Map<String, String> outcomes = new LinkedHashMap<>();
+    for (HandlerRegistry.Registered registered : handlers) {
+      String outcome = deliverTo(event, registered, deliveryCount);
+      outcomes.put(registered.handler().name(), outcome);
+      verdicts.add(
+          switch (outcome) {
+            case "nak" -> Verdict.NAK;
+            case "term" -> Verdict.TERM;
+            default -> Verdict.ACK;
+          });
+    }
+    Verdict verdict = VerdictRules.limited(VerdictRules.combine(verdicts), deliveryCount);
+    return new Result(verdict, VerdictRules.nakDelay(verdict, deliveryCount), outcomes);
+  }
+
+  private String deliverTo(Event event, HandlerRegistry.Registered registered, int deliveryCount) {
+    String name = registered.handler().name();
+    if (unitOfWork.run(() -> deadLetters.openFor(name, event.id()))) {
+      metrics.outcome(name, "parked");
+      return "parked";
+    }
+    Instant at = clock.now();
+    long start = System.nanoTime();
+    Throwable failure = null;
+    boolean ran = false;
+    try {
+      ran = unitOfWork.run(() -> handleOnce(event, registered.handler(), name, at));
+    } catch (Throwable e) { // NOPMD: an Error of a handler is a verdict too (ADR 0025)
+      failure = e;
+    }
+    metrics.handled(name, System.nanoTime() - start);
+    if (failure == null) {
+      String outcome = ran ? "ack" : "duplicate";
+      metrics.outcome(name, outcome);
+      return outcome;
+    }
+    Verdict own = VerdictRules.of(failure);
+    Verdict acted = VerdictRules.limited(own, deliveryCount);
+    metrics.outcome(name, own.code());
+    if (acted == Verdict.TERM) {
+      writeDeadLetter(event, registered, failure, deliveryCount);
+      LOG.warn(
+          "bus handler failed for good, dead letter written: bothy.bus.handler={} bothy.event.seq={}"
+              + " error.type={} attempt={}",
+          name,
+          event.seq(),
+          failure.getClass().getName(),
+          deliveryCount);
+      return "term";
+    }
+    LOG.info(
+        "bus handler failed, delivered again later: bothy.bus.handler={} bothy.event.seq={}"
+            + " error.type={} attempt={}",
+        name,
+        event.seq(),
+        failure.getClass().getName(),
+        deliveryCount);
+    return "nak";
+  }
+
+  @SuppressWarnings("unchecked")
+  private <P extends Record> boolean handleOnce(
+      Event event, BusHandler<P> handler, String name, Instant at) throws Exception {
+    if (!deliveries.insertIfAbsent(name, event.id(), at)) {
+      return false;
+    }
+    P payload = codec.decode(event.payload(), handler.eventType().payloadType());
+    BusEvent<P> decoded =
+        new BusEvent<>(
+            event.id(),
+            event.seq(),
+            event.type(),
+            event.occurredAt(),
+            event.resource(),
+            event.actorId(),
+            payload);
+    handler.function().handle(new HandlerTx(name), decoded, at);
+    return true;
+  }
+
+  private void writeDeadLetter(
+      Event event, HandlerRegistry.Registered registered, Throwable failure, int deliveryCount) {
+    String message = Objects.toString(failure.getMessage(), "");
+    if (message.length() > errorMessageMaxChars) {
+      message = message.substring(0, errorMessageMaxChars);
+    }
+    DeadLetter letter =
+        new DeadLetter(
+            Ids.newId(),
+            registered.handler().name(),
+            registered.consumer().durable(),
+            event.id(),
+            event.seq(),
+            event.type(),
+            VerdictRules.failureKind(failure),
+            failure.getClass().getName(),
+            message,
+            deliveryCount,
+            clock.now(),
+            Optional.empty(),
+            0);
+    unitOfWork.run(() -> deadLetters.upsert(letter));
+    metrics.deadLetter(registered.handler().name());
+  }
+
+  /** The handler's view of its unit of work. */
+  private final class HandlerTx implements Tx {
+    private final String handler;
+
+    HandlerTx(String handler) {
+      this.handler = handler;
+    }
+
+    @Override
+    public List<UUID> append(EventDraft... drafts) {
+      return appender.append(drafts);
+    }
+
+    @Override
+    public void afterCommit(Runnable callback) {
+      unitOfWork.afterCommit(callback);
+    }
+
+    @Override
+    public String handler() {
+      return handler;
+    }
+  }
+}
