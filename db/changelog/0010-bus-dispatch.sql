@@ -1,6 +1,6 @@
 --liquibase formatted sql
 
---changeset bothy:0011-bus-dispatch splitStatements:false
+--changeset bothy:0010-bus-dispatch splitStatements:false
 --comment: the dispatch of bus consumers: the dedupe table event_deliveries, the dead letters bus_dead_letters, and the worker consumer name bus of the log transport
 CREATE TABLE event_deliveries (
   handler    text        NOT NULL,
