@@ -84,8 +84,13 @@ await scenario('log in and see a consumer lag, the log and the charts', async (p
   const lag = await page.textContent('tr[data-consumer="webhooks"] td.lag');
   assert.match(lag, /^\d+$/);
   assert.match(await page.textContent('#head-seq'), /^[1-9]\d*$/);
-  await page.waitForSelector('tr[data-consumer="webhooks"] .lag-chart svg polyline');
-  await page.waitForSelector('#append-chart svg polyline');
+  // A flat line (a lag of 0 all along) has no height, which Playwright calls hidden: wait for
+  // the polylines to exist and check they have points.
+  for (const chart of ['tr[data-consumer="webhooks"] .lag-chart', 'tr[data-consumer="webhooks"] .age-chart', '#append-chart']) {
+    await page.waitForSelector(`${chart} svg polyline`, { state: 'attached' });
+    const points = await page.getAttribute(`${chart} svg polyline`, 'points');
+    assert.ok(points.split(' ').length >= 2, `${chart} draws at least two points`);
+  }
   assert.match(await page.textContent('#status'), /updated .*every 5 s/);
   await page.click('#pause');
   assert.equal(await page.textContent('#status'), 'paused');
