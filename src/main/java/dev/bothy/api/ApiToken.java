@@ -1,7 +1,11 @@
 package dev.bothy.api;
 
+import dev.bothy.api.domain.TokenHash;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 
 /**
@@ -34,6 +38,19 @@ public record ApiToken(String name, byte[] sha256, Set<Scope> scopes) {
    */
   public static ApiToken ofHex(String name, String sha256Hex, Set<Scope> scopes) {
     return new ApiToken(name, HexFormat.of().parseHex(sha256Hex), scopes);
+  }
+
+  /**
+   * Finds the configured token a client presented, comparing its SHA-256 with every configured hash
+   * in constant time (the time tells nothing about which hash is close).
+   *
+   * @param presented the token as the client sent it
+   * @param tokens the configured tokens
+   * @return the matching token, or empty
+   */
+  public static Optional<ApiToken> match(String presented, List<ApiToken> tokens) {
+    OptionalInt at = TokenHash.match(presented, tokens.stream().map(t -> t.sha256).toList());
+    return at.isPresent() ? Optional.of(tokens.get(at.getAsInt())) : Optional.empty();
   }
 
   /**

@@ -9,8 +9,13 @@ public enum Scope {
   EVENTS_APPEND("events:append"),
   /** Read and stream events: {@code GET /v1/events}, {@code GET /v1/events/stream}. */
   EVENTS_READ("events:read"),
-  /** Read operational state: {@code GET /v1/consumers}. */
+  /** Read operational state: {@code GET /v1/consumers} and the operator console. */
   ADMIN_READ("admin:read"),
+  /**
+   * Act in the operator console ({@code POST /console/api/...}: retry or cancel jobs); refused
+   * whatever the scope while {@code console.readOnly} is true.
+   */
+  ADMIN_WRITE("admin:write"),
   /**
    * Manage outgoing webhook subscriptions under {@code /v1/webhooks/subscriptions}, their secrets
    * included.

@@ -7,6 +7,7 @@ import dev.bothy.bus.BusDispatchModule;
 import dev.bothy.bus.BusModule;
 import dev.bothy.bus.Relay;
 import dev.bothy.bus.RelayView;
+import dev.bothy.console.ConsoleModule;
 import dev.bothy.instance.InstanceModule;
 import dev.bothy.instance.InstanceRecord;
 import dev.bothy.kernel.BuildInfo;
@@ -152,25 +153,41 @@ final class Assembly {
       // the relay, in every role. The relay's health checks are on /healthcheck; readiness never
       // waits for NATS.
       bus = config.bus().settings(config.sync(), "bothy-" + role.code()).map(BusModule::new);
-      bus.ifPresentOrElse(
-          b -> {
-            b.start(lifecycle);
-            RelayView relay =
-                b.startRelay(
-                    lifecycle,
-                    unitOfWork,
-                    sync.eventLog(),
-                    new Relay.Connections(
-                        listenConnection(config, Relay.LEASE_APPLICATION_NAME),
-                        listenConnection(config, Relay.LISTEN_APPLICATION_NAME)),
-                    config.database().listenReconnectBackoffCap().toJavaDuration(),
-                    new BusRelayMetrics(environment.metrics()),
-                    new OtelJobTracer(GlobalOpenTelemetry.get()),
-                    clock);
-            BusRelayMetrics.registerGauges(
-                environment.metrics(), environment.healthChecks(), relay, scrapeReads);
-          },
-          () -> LOG.info("bus.nats.url is not set: no NATS connection and no relay"));
+      Optional<RelayView> relay =
+          bus.map(
+              b -> {
+                b.start(lifecycle);
+                RelayView started =
+                    b.startRelay(
+                        lifecycle,
+                        unitOfWork,
+                        sync.eventLog(),
+                        new Relay.Connections(
+                            listenConnection(config, Relay.LEASE_APPLICATION_NAME),
+                            listenConnection(config, Relay.LISTEN_APPLICATION_NAME)),
+                        config.database().listenReconnectBackoffCap().toJavaDuration(),
+                        new BusRelayMetrics(environment.metrics()),
+                        new OtelJobTracer(GlobalOpenTelemetry.get()),
+                        clock);
+                BusRelayMetrics.registerGauges(
+                    environment.metrics(), environment.healthChecks(), started, scrapeReads);
+                return started;
+              });
+      if (bus.isEmpty()) {
+        LOG.info("bus.nats.url is not set: no NATS connection and no relay");
+      }
+      // The operator console on the admin port, in every role: it reads and acts through the
+      // modules' ports and needs a token of api.tokens with admin:read.
+      ConsoleModule console =
+          new ConsoleModule(
+              config.console().settings(config.api()),
+              sync.eventLog(),
+              sync.consumers(),
+              relay,
+              jobs.admin(),
+              clock);
+      ConsoleMount.mount(environment, console);
+      console.start(lifecycle, total);
       if (role.servesApi()) {
         tail =
             sync.startTail(lifecycle, listenConnection(config, SyncModule.TAIL_APPLICATION_NAME));

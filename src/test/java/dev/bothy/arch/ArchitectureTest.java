@@ -23,7 +23,7 @@ import java.util.Set;
  * module_internals_are_used_only_by_their_module_and_wire} (other modules use only the port, the
  * module's root package), {@code modules_are_free_of_cycles} (one slice per module of the table,
  * each {@code platform.*} its own), {@code nothing_depends_on_wire}, {@code
- * only_wire_uses_the_api}, {@code only_wire_system_and_console_use_the_bus}, {@code
+ * only_wire_and_console_use_the_api}, {@code only_wire_system_and_console_use_the_bus}, {@code
  * api_uses_only_the_kernel_platform_and_the_sync_port}, {@code
  * jobs_use_only_the_kernel_and_platform_pg}, {@code lifecycle_uses_only_the_kernel}, {@code
  * telemetry_names_use_only_the_jdk} and {@code kernel_depends_on_nothing_but_the_jdk}.
@@ -34,7 +34,7 @@ import java.util.Set;
  * <p>Frameworks and the database: {@code generated_types_only_in_platform_and_postgres_adapters},
  * {@code jooq_only_in_platform_and_postgres_adapters}, {@code dropwizard_only_in_wire}, {@code
  * the_nats_client_only_in_the_bus}, {@code only_nats_streams_creates_or_changes_a_stream}, {@code
- * jersey_and_jackson_only_in_wire_and_api}, {@code
+ * jersey_and_jackson_only_in_wire_and_the_http_modules}, {@code
  * only_platform_pg_opens_connections_or_transactions}, {@code
  * counters_are_used_only_by_phase_hooks} (built from a running assembly, see {@link
  * ArchitectureAccess}) and {@code no_catch_all_packages}.
@@ -87,10 +87,10 @@ class ArchitectureTest {
           .resideInAPackage("io.dropwizard..");
 
   @ArchTest
-  static final ArchRule jersey_and_jackson_only_in_wire_and_api =
+  static final ArchRule jersey_and_jackson_only_in_wire_and_the_http_modules =
       noClasses()
           .that()
-          .resideOutsideOfPackages("dev.bothy.wire..", "dev.bothy.api..")
+          .resideOutsideOfPackages("dev.bothy.wire..", "dev.bothy.api..", "dev.bothy.console..")
           .should()
           .dependOnClassesThat()
           .resideInAnyPackage(
@@ -210,13 +210,16 @@ class ArchitectureTest {
                   + " the webhooks port only (D-WHS-7)");
 
   @ArchTest
-  static final ArchRule only_wire_uses_the_api =
+  static final ArchRule only_wire_and_console_use_the_api =
       noClasses()
           .that()
-          .resideOutsideOfPackages("dev.bothy.wire..", "dev.bothy.api..")
+          .resideOutsideOfPackages("dev.bothy.wire..", "dev.bothy.api..", "dev.bothy.console..")
           .should()
           .dependOnClassesThat()
-          .resideInAPackage("dev.bothy.api..");
+          .resideInAPackage("dev.bothy.api..")
+          .because(
+              "DESIGN.md section 4: the console uses the ports of every module, the api's tokens"
+                  + " and scopes among them (D-CON-2)");
 
   @ArchTest
   static final ArchRule only_wire_system_and_console_use_the_bus =
@@ -253,7 +256,7 @@ class ArchitectureTest {
   static final ArchRule api_resources_hold_no_sql_and_no_transactions =
       noClasses()
           .that()
-          .resideInAPackage("dev.bothy.api.http..")
+          .resideInAnyPackage("dev.bothy.api.http..", "dev.bothy.console..")
           .should()
           .dependOnClassesThat()
           .resideInAnyPackage(

@@ -41,7 +41,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What every test of the HTTP API shares: the {@code all} role started inside the test JVM with
- * four API tokens, a real HTTP client against it, builders of request bodies, a Server-Sent Events
+ * five API tokens, a real HTTP client against it, builders of request bodies, a Server-Sent Events
  * reader, and the few parts of the running assembly a test reads beside HTTP (the log's head, an
  * append without HTTP, the open streams).
  *
@@ -61,6 +61,9 @@ public final class ApiApp implements AutoCloseable {
 
   /** Robin's second token: it manages webhook subscriptions and nothing else. */
   public static final String ROBIN_WEBHOOKS = "robin-webhooks-token-7f3b1e9c5a2d";
+
+  /** Robin's console token: it looks and acts in the operator console ({@code admin:write}). */
+  public static final String ROBIN_ADMIN = "robin-admin-token-5d9e2b7c4a1f";
 
   /** The application log file in the configuration's directory: every line, debug included. */
   public static final String APPLICATION_LOG = "bothy.log";
@@ -197,6 +200,7 @@ public final class ApiApp implements AutoCloseable {
             + token("sam", SAM, "events:read")
             + token("robin", ROBIN, "admin:read")
             + token("robin-webhooks", ROBIN_WEBHOOKS, "webhooks:admin")
+            + token("robin-admin", ROBIN_ADMIN, "admin:read", "admin:write")
             + extraYaml;
     Files.writeString(config, yaml, StandardCharsets.UTF_8);
     DropwizardTestSupport<BothyConfiguration> support =

@@ -17,6 +17,33 @@ public interface JobAdmin {
   List<JobView> list(Optional<JobState> state, Optional<String> kind, int limit);
 
   /**
+   * Lists one page of jobs in descending id order (newest first, ids being UUIDv7), starting below
+   * a keyset cursor: the database reads only the page, never the rows before it.
+   *
+   * @param state only this state, or empty for all
+   * @param kind only this kind, or empty for all
+   * @param before only ids below this one (the last id of the previous page), or empty for the
+   *     first page
+   * @param limit at most this many, at least 1
+   * @return the jobs, at most {@code limit}
+   * @throws dev.bothy.kernel.BothyException {@code invalid} for a limit below 1
+   */
+  List<JobView> page(
+      Optional<JobState> state, Optional<String> kind, Optional<UUID> before, int limit);
+
+  /**
+   * Counts the jobs that match, reading at most {@code limit} rows: a count over a bounded
+   * subquery, so its cost has a ceiling however large the table grows.
+   *
+   * @param state only this state, or empty for all
+   * @param kind only this kind, or empty for all
+   * @param limit the most rows to count, at least 1
+   * @return the number of matching jobs, or {@code limit} when there are that many or more
+   * @throws dev.bothy.kernel.BothyException {@code invalid} for a limit below 1
+   */
+  long countUpTo(Optional<JobState> state, Optional<String> kind, int limit);
+
+  /**
    * Shows one job.
    *
    * @param id the id

@@ -132,7 +132,8 @@ public class ApiConfig {
   @Doc(
       "The bearer tokens: each a name, the SHA-256 of the token in lower-case hex (never the"
           + " token; print it with the tokens hash command) and scopes out of events:append,"
-          + " events:read, admin:read and webhooks:admin. No token: every request is a 401.")
+          + " events:read, admin:read, admin:write (actions in the console) and webhooks:admin."
+          + " No token: every request is a 401.")
   @Valid
   @NotNull
   @JsonProperty
@@ -254,17 +255,7 @@ public class ApiConfig {
    * @return the API module's settings
    */
   public ApiSettings settings(SyncConfig sync, JobsConfig jobs) {
-    List<ApiToken> apiTokens =
-        tokens.stream()
-            .map(
-                t ->
-                    ApiToken.ofHex(
-                        t.name(),
-                        t.sha256(),
-                        t.scopes().stream()
-                            .map(code -> Scope.fromCode(code).orElseThrow())
-                            .collect(Collectors.toSet())))
-            .toList();
+    List<ApiToken> apiTokens = apiTokens();
     return new ApiSettings(
         maxEventsPerRequest,
         maxRequestBytes,
@@ -281,5 +272,23 @@ public class ApiConfig {
         streamRetryAfter.toJavaDuration(),
         sync.tailSubscriberBuffer(),
         apiTokens);
+  }
+
+  /**
+   * Maps {@code api.tokens} to the tokens the API and the console check.
+   *
+   * @return the tokens, known by their hashes
+   */
+  public List<ApiToken> apiTokens() {
+    return tokens.stream()
+        .map(
+            t ->
+                ApiToken.ofHex(
+                    t.name(),
+                    t.sha256(),
+                    t.scopes().stream()
+                        .map(code -> Scope.fromCode(code).orElseThrow())
+                        .collect(Collectors.toSet())))
+        .toList();
   }
 }

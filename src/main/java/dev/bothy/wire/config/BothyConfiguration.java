@@ -69,6 +69,9 @@ public class BothyConfiguration extends Configuration {
   /** The {@code webhooks} section. */
   @Valid @NotNull @JsonProperty private WebhooksConfig webhooks = new WebhooksConfig();
 
+  /** The {@code console} section. */
+  @Valid @NotNull @JsonProperty private ConsoleConfig console = new ConsoleConfig();
+
   @JsonIgnore private Role role = Role.ALL;
 
   /** Creates a configuration with every default. */
@@ -100,6 +103,15 @@ public class BothyConfiguration extends Configuration {
    */
   public DatabaseConfig database() {
     return database;
+  }
+
+  /**
+   * Returns the {@code console} section.
+   *
+   * @return the section
+   */
+  public ConsoleConfig console() {
+    return console;
   }
 
   /**

@@ -36,6 +36,16 @@ public final class CrossKeyChecks {
     List<String> problems = new ArrayList<>();
     jobs(configuration.jobs(), problems);
     api(configuration.api(), problems);
+    ConsoleConfig console = configuration.console();
+    if (console != null && console.defaultPageSize() > console.maxPageSize()) {
+      problems.add("console.defaultPageSize must not be larger than console.maxPageSize");
+    }
+    if (console != null
+        && console.sampleInterval() != null
+        && console.historyWindow() != null
+        && console.historyWindow().toNanoseconds() <= console.sampleInterval().toNanoseconds()) {
+      problems.add("console.historyWindow must be longer than console.sampleInterval");
+    }
     webhooks(configuration.webhooks(), configuration.jobs(), problems);
     ConsumerConfig consumer = configuration.consumer();
     SyncConfig sync = configuration.sync();

@@ -34,8 +34,10 @@ public class TokenConfig {
   private List<
           @NotNull
           @Pattern(
-              regexp = "events:append|events:read|admin:read|webhooks:admin",
-              message = "must be events:append, events:read, admin:read or webhooks:admin")
+              regexp = "events:append|events:read|admin:read|admin:write|webhooks:admin",
+              message =
+                  "must be events:append, events:read, admin:read, admin:write or"
+                      + " webhooks:admin")
           String>
       scopes = new ArrayList<>();
 

@@ -41,6 +41,23 @@ public final class JobAdminService implements JobAdmin {
   }
 
   @Override
+  public List<JobView> page(
+      Optional<JobState> state, Optional<String> kind, Optional<UUID> before, int limit) {
+    if (limit < 1) {
+      throw BothyException.invalid("the limit must be at least 1: " + limit);
+    }
+    return unitOfWork.run(() -> store.page(state, kind, before, limit));
+  }
+
+  @Override
+  public long countUpTo(Optional<JobState> state, Optional<String> kind, int limit) {
+    if (limit < 1) {
+      throw BothyException.invalid("the limit must be at least 1: " + limit);
+    }
+    return unitOfWork.run(() -> store.countUpTo(state, kind, limit));
+  }
+
+  @Override
   public JobView show(UUID id) {
     return unitOfWork.run(() -> store.find(id, false).orElseThrow(() -> unknown(id)));
   }

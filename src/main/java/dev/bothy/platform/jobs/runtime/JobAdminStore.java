@@ -42,6 +42,33 @@ final class JobAdminStore {
 
   /** Lists jobs, newest first. */
   List<JobView> list(Optional<JobState> state, Optional<String> kind, int limit) {
+    return page(state, kind, Optional.empty(), limit);
+  }
+
+  /** One page below a keyset cursor, newest first. */
+  List<JobView> page(
+      Optional<JobState> state, Optional<String> kind, Optional<UUID> before, int limit) {
+    Condition where = filter(state, kind);
+    if (before.isPresent()) {
+      where = where.and(JOBS.ID.lt(before.get()));
+    }
+    return views(
+        PgTx.dsl().selectFrom(JOBS).where(where).orderBy(JOBS.ID.desc()).limit(limit).fetch());
+  }
+
+  /** {@code count(*)} over a {@code LIMIT limit} subquery: at most {@code limit} rows are read. */
+  long countUpTo(Optional<JobState> state, Optional<String> kind, int limit) {
+    Table<?> bounded =
+        PgTx.dsl()
+            .select(inline(1).as("one"))
+            .from(JOBS)
+            .where(filter(state, kind))
+            .limit(limit)
+            .asTable("bounded");
+    return PgTx.dsl().selectCount().from(bounded).fetchSingle().value1();
+  }
+
+  private static Condition filter(Optional<JobState> state, Optional<String> kind) {
     Condition where = DSL.noCondition();
     if (state.isPresent()) {
       where = where.and(JOBS.STATE.eq(JobStore.state(state.get())));
@@ -49,8 +76,7 @@ final class JobAdminStore {
     if (kind.isPresent()) {
       where = where.and(JOBS.KIND.eq(kind.get()));
     }
-    return views(
-        PgTx.dsl().selectFrom(JOBS).where(where).orderBy(JOBS.ID.desc()).limit(limit).fetch());
+    return where;
   }
 
   /** One job, locked for the rest of the unit when {@code forUpdate}. */

@@ -1,0 +1,2 @@
+/** The console's pure rules: the history ring buffer and the rates drawn from it. */
+package dev.bothy.console.domain;

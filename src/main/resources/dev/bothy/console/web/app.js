@@ -1,0 +1,258 @@
+// The console page: log in with a token, poll the overview, the history and the jobs page at the
+// chosen interval (or not, while paused), and retry or cancel jobs after a confirmation.
+import { ApiError, call, forget, remember, token } from './api.js';
+import { format, sparkline } from './charts.js';
+
+const $ = (id) => document.getElementById(id);
+
+const state = {
+  timer: null,
+  paused: false,
+  canAct: false,
+  filter: { state: '', kind: '' },
+  pages: [''], // the "before" of each page seen, so "First page" and paging by key work
+  jobs: [],
+};
+
+function show(loggedIn) {
+  $('login').hidden = loggedIn;
+  $('main').hidden = !loggedIn;
+  $('controls').hidden = !loggedIn;
+}
+
+async function login(event) {
+  event.preventDefault();
+  remember($('token').value.trim());
+  $('token').value = '';
+  try {
+    await refresh();
+    show(true);
+    $('login-error').textContent = '';
+    schedule();
+  } catch (e) {
+    forget();
+    show(false);
+    $('login-error').textContent = e.message;
+  }
+}
+
+function logout() {
+  forget();
+  clearTimeout(state.timer);
+  show(false);
+}
+
+function schedule() {
+  clearTimeout(state.timer);
+  if (state.paused || !token()) {
+    return;
+  }
+  state.timer = setTimeout(async () => {
+    try {
+      await refresh();
+    } catch (e) {
+      status(`refresh failed: ${e.message}`);
+      if (e instanceof ApiError && e.status === 401) {
+        logout();
+        $('login-error').textContent = e.message;
+        return;
+      }
+    }
+    schedule();
+  }, Number($('interval').value));
+}
+
+function status(text) {
+  $('status').textContent = text;
+}
+
+async function refresh() {
+  const [overview, history] = await Promise.all([call('/overview'), call('/history')]);
+  renderOverview(overview);
+  renderHistory(history);
+  await loadJobs();
+  const every = $('interval').selectedOptions[0].textContent;
+  status(state.paused ? 'paused' : `updated ${new Date().toLocaleTimeString()}, every ${every}`);
+}
+
+function renderOverview(o) {
+  $('who').textContent = `token ${o.token.name}`;
+  state.canAct = o.token.can_act;
+  const note = $('mode-note');
+  if (o.token.read_only) {
+    note.textContent = 'Read-only: console.readOnly is true, so every action is refused.';
+  } else if (!o.token.can_act) {
+    note.textContent = `Look only: the token ${o.token.name} lacks the scope admin:write.`;
+  }
+  note.hidden = o.token.can_act;
+  for (const button of document.querySelectorAll('button.act')) {
+    button.disabled = !state.canAct;
+  }
+  $('head-seq').textContent = o.log.head_seq;
+  $('oldest-seq').textContent = o.log.oldest_retained_seq;
+  $('append-rate').textContent =
+    o.log.append_rate_per_second === null ? 'collecting samples' : `${format(o.log.append_rate_per_second)} events/s`;
+  $('relay').textContent = o.relay === null ? 'no bus configured' : `${o.relay.mode}, lag ${o.relay.lag}${o.relay.halt ? `, halted: ${o.relay.halt}` : ''}`;
+  const rows = o.consumers.map((c) => {
+    const tr = document.createElement('tr');
+    tr.dataset.consumer = c.name;
+    tr.append(
+      cell(c.name),
+      cell(c.lag, 'num lag'),
+      cell(`${format(c.pending_age_seconds)} s`, 'num age'),
+      cell(c.last_seq, 'num'),
+      chartCell('lag-chart'),
+      chartCell('age-chart'),
+    );
+    return tr;
+  });
+  $('consumer-rows').replaceChildren(...rows);
+}
+
+function renderHistory(h) {
+  const samples = h.samples;
+  sparkline($('append-chart'), samples.map((s) => s.append_rate_per_second), { label: 'events per second' });
+  for (const tr of $('consumer-rows').children) {
+    const name = tr.dataset.consumer;
+    const points = samples.map((s) => s.consumers.find((c) => c.name === name) || null);
+    sparkline(tr.querySelector('.lag-chart'), points.map((p) => (p ? p.lag : null)), { label: `${name} lag` });
+    sparkline(tr.querySelector('.age-chart'), points.map((p) => (p ? p.pending_age_seconds : null)), { label: `${name} pending age` });
+  }
+}
+
+async function loadJobs() {
+  const before = state.pages[state.pages.length - 1];
+  const query = new URLSearchParams();
+  if (state.filter.state) query.set('state', state.filter.state);
+  if (state.filter.kind) query.set('kind', state.filter.kind);
+  if (before) query.set('before', before);
+  const page = await call(`/jobs?${query}`);
+  state.jobs = page.jobs;
+  state.next = page.next_before;
+  const c = page.count;
+  $('job-count').textContent = `${c.capped ? `${c.value}+` : c.value} jobs${c.capped ? ` (count stops at ${c.cap})` : ''}`;
+  $('next-page').disabled = !page.next_before;
+  $('first-page').disabled = state.pages.length === 1;
+  const checked = new Set([...document.querySelectorAll('#job-rows input:checked')].map((i) => i.value));
+  $('job-rows').replaceChildren(...page.jobs.map((j) => jobRow(j, checked.has(j.id))));
+}
+
+function jobRow(j, checked) {
+  const tr = document.createElement('tr');
+  tr.dataset.job = j.id;
+  const box = document.createElement('input');
+  box.type = 'checkbox';
+  box.value = j.id;
+  box.checked = checked;
+  box.setAttribute('aria-label', `select ${j.id}`);
+  const pick = document.createElement('td');
+  pick.append(box);
+  const last = j.errors.length ? j.errors[j.errors.length - 1] : null;
+  const actions = document.createElement('td');
+  for (const verb of ['retry', 'cancel']) {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'act';
+    b.textContent = verb === 'retry' ? 'Retry' : 'Cancel';
+    b.disabled = !state.canAct;
+    b.addEventListener('click', () => act(verb, [j.id]));
+    actions.append(b);
+  }
+  tr.append(
+    pick,
+    cell(j.id, 'id'),
+    cell(j.kind),
+    cell(j.queue),
+    cell(j.state, 'state'),
+    cell(`${j.attempt}/${j.max_attempts}`, 'num'),
+    cell(last ? `${last.kind}: ${last.message}` : ''),
+    actions,
+  );
+  return tr;
+}
+
+async function act(verb, ids) {
+  if (ids.length === 0) {
+    $('action-message').textContent = 'Select jobs first.';
+    return;
+  }
+  if (!window.confirm(`${verb === 'retry' ? 'Retry' : 'Cancel'} ${ids.length} job(s)?`)) {
+    return;
+  }
+  try {
+    const result = await call(`/jobs/${verb}`, { method: 'POST', body: { ids } });
+    const done = result.results.filter((r) => r.outcome === 'done').length;
+    const refused = result.results.filter((r) => r.outcome !== 'done').map((r) => `${r.id}: ${r.detail}`);
+    $('action-message').textContent = `${verb}: ${done} of ${ids.length} done${refused.length ? `; ${refused.join('; ')}` : ''}`;
+    $('action-message').className = refused.length ? 'error' : '';
+  } catch (e) {
+    $('action-message').textContent = `${verb} refused: ${e.message}`;
+    $('action-message').className = 'error';
+  }
+  await loadJobs();
+}
+
+function cell(text, className) {
+  const td = document.createElement('td');
+  td.textContent = String(text);
+  if (className) td.className = className;
+  return td;
+}
+
+function chartCell(className) {
+  const td = document.createElement('td');
+  const div = document.createElement('div');
+  div.className = `chart ${className}`;
+  td.append(div);
+  return td;
+}
+
+function selected() {
+  return [...document.querySelectorAll('#job-rows input:checked')].map((i) => i.value);
+}
+
+function init() {
+  $('login-form').addEventListener('submit', login);
+  $('logout').addEventListener('click', logout);
+  $('pause').addEventListener('click', () => {
+    state.paused = !state.paused;
+    $('pause').textContent = state.paused ? 'Resume' : 'Pause';
+    $('pause').setAttribute('aria-pressed', String(state.paused));
+    status(state.paused ? 'paused' : 'resumed');
+    schedule();
+  });
+  $('interval').addEventListener('change', schedule);
+  $('job-filter').addEventListener('submit', async (event) => {
+    event.preventDefault();
+    state.filter = { state: $('job-state').value, kind: $('job-kind').value.trim() };
+    state.pages = [''];
+    await loadJobs().catch((e) => status(e.message));
+  });
+  $('next-page').addEventListener('click', async () => {
+    if (state.next) {
+      state.pages.push(state.next);
+      await loadJobs().catch((e) => status(e.message));
+    }
+  });
+  $('first-page').addEventListener('click', async () => {
+    state.pages = [''];
+    await loadJobs().catch((e) => status(e.message));
+  });
+  $('select-all').addEventListener('change', (event) => {
+    for (const box of document.querySelectorAll('#job-rows input')) box.checked = event.target.checked;
+  });
+  $('bulk-retry').addEventListener('click', () => act('retry', selected()));
+  $('bulk-cancel').addEventListener('click', () => act('cancel', selected()));
+  if (token()) {
+    refresh()
+      .then(() => {
+        show(true);
+        schedule();
+      })
+      .catch(() => logout());
+  } else {
+    show(false);
+  }
+}
+
+init();
