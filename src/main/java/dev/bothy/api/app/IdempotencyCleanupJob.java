@@ -4,8 +4,9 @@ import dev.bothy.kernel.Clock;
 import dev.bothy.kernel.txn.UnitOfWork;
 import dev.bothy.platform.jobs.JobKind;
 import dev.bothy.platform.jobs.PeriodicJob;
+import dev.bothy.platform.jobs.RetentionSweep;
 import java.time.Duration;
-import java.time.Instant;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,7 +21,7 @@ public final class IdempotencyCleanupJob {
   public static final String KIND = "api.idempotency_cleanup";
 
   /** The kind's queue. */
-  public static final String QUEUE = "maintenance";
+  public static final String QUEUE = RetentionSweep.QUEUE;
 
   private static final Logger LOG = LoggerFactory.getLogger(IdempotencyCleanupJob.class);
 
@@ -45,23 +46,16 @@ public final class IdempotencyCleanupJob {
       Clock clock,
       Duration retention,
       int batchSize) {
-    return JobKind.builder(
-            KIND,
-            Args.class,
-            (context, args) -> {
-              Instant before = clock.now().minus(retention);
-              int total = 0;
-              int deleted;
-              do {
-                deleted = unitOfWork.run(() -> repository.deleteOlderThan(before, batchSize));
-                total += deleted;
-              } while (deleted == batchSize);
-              if (total > 0) {
-                LOG.info("idempotency keys deleted: deleted={}", total);
-              }
-            })
-        .queue(QUEUE)
-        .build();
+    return RetentionSweep.kind(
+        KIND,
+        Args.class,
+        LOG,
+        "idempotency keys deleted",
+        unitOfWork,
+        clock,
+        retention,
+        batchSize,
+        List.of(repository::deleteOlderThan));
   }
 
   /**

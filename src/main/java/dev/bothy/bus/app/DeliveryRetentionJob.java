@@ -4,8 +4,9 @@ import dev.bothy.kernel.Clock;
 import dev.bothy.kernel.txn.UnitOfWork;
 import dev.bothy.platform.jobs.JobKind;
 import dev.bothy.platform.jobs.PeriodicJob;
+import dev.bothy.platform.jobs.RetentionSweep;
 import java.time.Duration;
-import java.time.Instant;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,7 +23,7 @@ public final class DeliveryRetentionJob {
   public static final String KIND = "bus.delivery_retention";
 
   /** The kind's queue. */
-  public static final String QUEUE = "maintenance";
+  public static final String QUEUE = RetentionSweep.QUEUE;
 
   private static final Logger LOG = LoggerFactory.getLogger(DeliveryRetentionJob.class);
 
@@ -49,28 +50,16 @@ public final class DeliveryRetentionJob {
       Clock clock,
       Duration retention,
       int batchSize) {
-    return JobKind.builder(
-            KIND,
-            Args.class,
-            (context, args) -> {
-              Instant before = clock.now().minus(retention);
-              int rows = 0;
-              int deleted;
-              do {
-                deleted = unitOfWork.run(() -> deliveries.deleteOlderThan(before, batchSize));
-                rows += deleted;
-              } while (deleted == batchSize);
-              int letters = 0;
-              do {
-                deleted = unitOfWork.run(() -> deadLetters.deleteOlderThan(before, batchSize));
-                letters += deleted;
-              } while (deleted == batchSize);
-              if (rows + letters > 0) {
-                LOG.info("bus deliveries and dead letters deleted: deleted={}", rows + letters);
-              }
-            })
-        .queue(QUEUE)
-        .build();
+    return RetentionSweep.kind(
+        KIND,
+        Args.class,
+        LOG,
+        "bus deliveries and dead letters deleted",
+        unitOfWork,
+        clock,
+        retention,
+        batchSize,
+        List.of(deliveries::deleteOlderThan, deadLetters::deleteOlderThan));
   }
 
   /**
