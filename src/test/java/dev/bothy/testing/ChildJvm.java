@@ -112,8 +112,10 @@ public final class ChildJvm implements AutoCloseable {
       boolean coverage,
       String... args)
       throws IOException {
+    // A test main is started again and again (ConsumerCrashTest restarts a worker 20 times) and
+    // lives seconds: the C1 compiler alone starts it sooner, and no test measures its speed.
     return launch(
-        List.of("-cp", System.getProperty("java.class.path"), mainClass),
+        List.of("-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"), mainClass),
         workingDirectory,
         jvmArgs,
         env,
