@@ -63,7 +63,10 @@ class WebhookConsumerCrashTest {
 
   private static void awaitConsumers(ChildJvm worker) throws Exception {
     long deadline = System.nanoTime() + START.toNanos();
-    while (!worker.output().contains("start step done: step=event_consumers")) {
+    // Until the whole start is done, not only the consumers' step: a SIGTERM before Jetty has
+    // started is not stopped by its shutdown hook and waits out the exit grace.
+    while (!worker.output().contains("start step done: step=event_consumers")
+        || !worker.output().contains("org.eclipse.jetty.server.Server: Started")) {
       if (!worker.process().isAlive() || System.nanoTime() > deadline) {
         throw new AssertionError("the worker did not start its consumers:\n" + worker.output());
       }
