@@ -62,6 +62,9 @@ public final class ApiApp implements AutoCloseable {
   /** Robin's second token: it manages webhook subscriptions and nothing else. */
   public static final String ROBIN_WEBHOOKS = "robin-webhooks-token-7f3b1e9c5a2d";
 
+  /** Alex's monitoring token: records and reads pings of flow 00, nothing else. */
+  public static final String ALEX_SYSTEM = "alex-system-token-5d2a8c4e1b9f";
+
   /** The application log file in the configuration's directory: every line, debug included. */
   public static final String APPLICATION_LOG = "bothy.log";
 
@@ -197,6 +200,7 @@ public final class ApiApp implements AutoCloseable {
             + token("sam", SAM, "events:read")
             + token("robin", ROBIN, "admin:read")
             + token("robin-webhooks", ROBIN_WEBHOOKS, "webhooks:admin")
+            + token("alex-system", ALEX_SYSTEM, "system:write", "system:read")
             + extraYaml;
     Files.writeString(config, yaml, StandardCharsets.UTF_8);
     DropwizardTestSupport<BothyConfiguration> support =
@@ -471,7 +475,7 @@ public final class ApiApp implements AutoCloseable {
 
   /**
    * Stops the application, then searches every line it and its request log wrote while the class
-   * ran, debug included, for the four tokens: none may appear, and both files must have lines so
+   * ran, debug included, for the five tokens: none may appear, and both files must have lines so
    * the search cannot pass on an empty file.
    *
    * @throws IOException when a log file cannot be read
@@ -481,7 +485,7 @@ public final class ApiApp implements AutoCloseable {
     for (String file : List.of(APPLICATION_LOG, REQUEST_LOG)) {
       List<String> lines = Files.readAllLines(dir.resolve(file), StandardCharsets.UTF_8);
       assertThat(lines).as("%s has lines", file).isNotEmpty();
-      for (String token : List.of(ALEX, SAM, ROBIN, ROBIN_WEBHOOKS)) {
+      for (String token : List.of(ALEX, SAM, ROBIN, ROBIN_WEBHOOKS, ALEX_SYSTEM)) {
         assertThat(lines).as("%s without tokens", file).noneMatch(line -> line.contains(token));
       }
     }

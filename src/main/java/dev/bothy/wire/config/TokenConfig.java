@@ -34,8 +34,11 @@ public class TokenConfig {
   private List<
           @NotNull
           @Pattern(
-              regexp = "events:append|events:read|admin:read|webhooks:admin",
-              message = "must be events:append, events:read, admin:read or webhooks:admin")
+              regexp =
+                  "events:append|events:read|admin:read|webhooks:admin|system:write|system:read",
+              message =
+                  "must be events:append, events:read, admin:read, webhooks:admin, system:write"
+                      + " or system:read")
           String>
       scopes = new ArrayList<>();
 
