@@ -13,6 +13,7 @@ import dev.bothy.db.tables.EventLog;
 import dev.bothy.db.tables.Instance;
 import dev.bothy.db.tables.Jobs;
 import dev.bothy.db.tables.SequenceCounters;
+import dev.bothy.db.tables.SystemPings;
 import dev.bothy.db.tables.WebhookAttempts;
 import dev.bothy.db.tables.WebhookSubscriptions;
 import dev.bothy.db.tables.records.ApiIdempotencyKeysRecord;
@@ -24,6 +25,7 @@ import dev.bothy.db.tables.records.EventLogRecord;
 import dev.bothy.db.tables.records.InstanceRecord;
 import dev.bothy.db.tables.records.JobsRecord;
 import dev.bothy.db.tables.records.SequenceCountersRecord;
+import dev.bothy.db.tables.records.SystemPingsRecord;
 import dev.bothy.db.tables.records.WebhookAttemptsRecord;
 import dev.bothy.db.tables.records.WebhookSubscriptionsRecord;
 
@@ -55,6 +57,7 @@ public class Keys {
     public static final UniqueKey<InstanceRecord> INSTANCE_PKEY = Internal.createUniqueKey(Instance.INSTANCE, DSL.name("instance_pkey"), new TableField[] { Instance.INSTANCE.ID }, true);
     public static final UniqueKey<JobsRecord> JOBS_PKEY = Internal.createUniqueKey(Jobs.JOBS, DSL.name("jobs_pkey"), new TableField[] { Jobs.JOBS.ID }, true);
     public static final UniqueKey<SequenceCountersRecord> SEQUENCE_COUNTERS_PKEY = Internal.createUniqueKey(SequenceCounters.SEQUENCE_COUNTERS, DSL.name("sequence_counters_pkey"), new TableField[] { SequenceCounters.SEQUENCE_COUNTERS.NAME }, true);
+    public static final UniqueKey<SystemPingsRecord> SYSTEM_PINGS_PKEY = Internal.createUniqueKey(SystemPings.SYSTEM_PINGS, DSL.name("system_pings_pkey"), new TableField[] { SystemPings.SYSTEM_PINGS.ID }, true);
     public static final UniqueKey<WebhookAttemptsRecord> WEBHOOK_ATTEMPTS_PKEY = Internal.createUniqueKey(WebhookAttempts.WEBHOOK_ATTEMPTS, DSL.name("webhook_attempts_pkey"), new TableField[] { WebhookAttempts.WEBHOOK_ATTEMPTS.ID }, true);
     public static final UniqueKey<WebhookSubscriptionsRecord> WEBHOOK_SUBSCRIPTIONS_PKEY = Internal.createUniqueKey(WebhookSubscriptions.WEBHOOK_SUBSCRIPTIONS, DSL.name("webhook_subscriptions_pkey"), new TableField[] { WebhookSubscriptions.WEBHOOK_SUBSCRIPTIONS.ID }, true);
 

@@ -13,6 +13,7 @@ import dev.bothy.db.tables.EventLog;
 import dev.bothy.db.tables.Instance;
 import dev.bothy.db.tables.Jobs;
 import dev.bothy.db.tables.SequenceCounters;
+import dev.bothy.db.tables.SystemPings;
 import dev.bothy.db.tables.WebhookAttempts;
 import dev.bothy.db.tables.WebhookSubscriptions;
 
@@ -92,6 +93,12 @@ public class Public extends SchemaImpl {
     public final SequenceCounters SEQUENCE_COUNTERS = SequenceCounters.SEQUENCE_COUNTERS;
 
     /**
+     * One row per ping of flow 00: pinged when recorded, echoed once the bus
+     * handler system.echo ran.
+     */
+    public final SystemPings SYSTEM_PINGS = SystemPings.SYSTEM_PINGS;
+
+    /**
      * Every delivery attempt of an outgoing webhook, kept for
      * webhooks.attemptRetention.
      */
@@ -128,6 +135,7 @@ public class Public extends SchemaImpl {
             Instance.INSTANCE,
             Jobs.JOBS,
             SequenceCounters.SEQUENCE_COUNTERS,
+            SystemPings.SYSTEM_PINGS,
             WebhookAttempts.WEBHOOK_ATTEMPTS,
             WebhookSubscriptions.WEBHOOK_SUBSCRIPTIONS
         );

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.bothy.api.adapters.postgres.JooqIdempotencyRepository;
 import dev.bothy.api.app.AppendEvents;
 import dev.bothy.api.app.IdempotencyCleanupJob;
+import dev.bothy.api.app.RecordPing;
 import dev.bothy.api.http.ApiComponents;
 import dev.bothy.api.http.Json;
 import dev.bothy.api.http.OpenApiResource;
@@ -14,6 +15,7 @@ import dev.bothy.platform.jobs.JobsModule;
 import dev.bothy.sync.Event;
 import dev.bothy.sync.LogTail;
 import dev.bothy.sync.SyncModule;
+import dev.bothy.system.Pings;
 import dev.bothy.webhooks.WebhookSubscriptions;
 import java.util.List;
 import java.util.Objects;
@@ -64,6 +66,7 @@ public final class ApiModule {
    * @param sync the event log module
    * @param tail the process's log tail
    * @param webhooks the webhook subscriptions' verbs, for {@code /v1/webhooks/subscriptions}
+   * @param pings the pings of flow 00, for {@code /v1/system/pings}
    * @param mapper the application's JSON mapper
    * @param metrics where requests and streams are reported
    * @return the resources and providers to register with Jersey
@@ -72,6 +75,7 @@ public final class ApiModule {
       SyncModule sync,
       LogTail tail,
       WebhookSubscriptions webhooks,
+      Pings pings,
       ObjectMapper mapper,
       ApiMetrics metrics) {
     AppendEvents appendEvents =
@@ -92,6 +96,13 @@ public final class ApiModule {
             tail,
             sync.consumers(),
             webhooks,
+            new RecordPing(
+                unitOfWork,
+                pings,
+                new JooqIdempotencyRepository(),
+                clock,
+                settings.idempotencyRetention()),
+            pings,
             mapper,
             metrics,
             clock);

@@ -20,7 +20,11 @@ public enum Scope {
    * Manage outgoing webhook subscriptions under {@code /v1/webhooks/subscriptions}, their secrets
    * included.
    */
-  WEBHOOKS_ADMIN("webhooks:admin");
+  WEBHOOKS_ADMIN("webhooks:admin"),
+  /** Record a ping of flow 00: {@code POST /v1/system/pings}. */
+  SYSTEM_WRITE("system:write"),
+  /** Read a ping of flow 00: {@code GET /v1/system/pings/{id}}. */
+  SYSTEM_READ("system:read");
 
   private final String code;
 

@@ -159,6 +159,15 @@ public final class BusDispatchModule {
   }
 
   /**
+   * Returns every registered bus consumer, for the event reference and the flow files' check.
+   *
+   * @return the consumers, in registration order
+   */
+  public List<BusConsumer> consumers() {
+    return registry.consumers();
+  }
+
+  /**
    * Returns the operator's verbs on dead letters.
    *
    * @return the dead letters

@@ -3,13 +3,21 @@ package dev.bothy.sync;
 import java.util.Objects;
 
 /**
- * A registered event type: its name, version, payload record and resource type.
+ * A registered event type: its name, version, payload record and aggregate.
+ *
+ * <p>The aggregate of an event is its resource (D-F0-1): the type declares the aggregate type
+ * ({@code resourceType}); the aggregate id is the envelope's {@code resource_id}, which every draft
+ * carries ({@link ResourceRef}) and the appender checks against this type. The version field is
+ * {@code version}: it names the golden payload ({@code <name>.v<version>.json}) and a payload
+ * change readers must know about is a new version. The payload JSON carries no version of its own:
+ * payloads are public (the HTTP API, webhooks) and the envelope's type names it.
  *
  * @param name the type name, such as {@code settings.updated}
  * @param version the payload version; a change of the payload that readers must know about is a new
  *     version
  * @param payloadType the record every payload of this type is an instance of
- * @param resourceType the resource type every event of this type is about, such as {@code user}
+ * @param resourceType the aggregate type: the resource type every event of this type is about, such
+ *     as {@code user}
  * @param description one sentence for the event reference
  * @param <P> the payload record type
  */

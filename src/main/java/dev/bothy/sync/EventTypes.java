@@ -8,8 +8,10 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * The catalogue of event types. The assembly registers the types of every module at start;
- * appending an unregistered type is refused. {@code docs/reference/events.md} is generated from it.
+ * The catalogue of event types. The assembly registers the types of every module at start, each
+ * module's from its own registration file ({@link SyncEvents} for this one, listed in {@code
+ * wire.EventRegistrations}); appending an unregistered type is refused. {@code
+ * docs/reference/events.md} is generated from it with each type's bus handlers.
  */
 public final class EventTypes {
   /** The built-in {@code settings.updated}: a user changed settings; resource {@code user}. */
@@ -26,13 +28,13 @@ public final class EventTypes {
   private EventTypes() {}
 
   /**
-   * Returns a catalogue holding the built-in types.
+   * Returns a catalogue holding the built-in types, those of {@link SyncEvents#registrations()}.
    *
    * @return a new catalogue, open for more registrations
    */
   public static EventTypes withBuiltIns() {
     EventTypes catalogue = new EventTypes();
-    catalogue.register(SETTINGS_UPDATED);
+    SyncEvents.registrations().forEach(catalogue::register);
     return catalogue;
   }
 

@@ -29,6 +29,7 @@ import dev.bothy.sync.EventLog;
 import dev.bothy.sync.LogTail;
 import dev.bothy.sync.SyncModule;
 import dev.bothy.sync.adapters.postgres.ListenerWaker;
+import dev.bothy.system.SystemModule;
 import dev.bothy.webhooks.WebhooksModule;
 import dev.bothy.wire.config.BothyConfiguration;
 import io.dropwizard.core.server.DefaultServerFactory;
@@ -110,6 +111,8 @@ final class Assembly {
               codec,
               logMetrics,
               clock);
+      // Every module's event types, from each module's registration file, in every role.
+      EventRegistrations.registerInto(sync.eventTypes());
       ApiModule api =
           new ApiModule(
               config.api().settings(config.sync(), config.jobs()), unitOfWork, jobs, clock);
@@ -135,6 +138,9 @@ final class Assembly {
               codec,
               new BusDispatchMetrics(environment.metrics()),
               clock);
+      // Flow 00: the pings and the bus consumer system_echo, in every role.
+      SystemModule system = new SystemModule(unitOfWork, sync, clock);
+      busDispatch.register("system", system.busConsumers());
       // One bounded reader for every gauge that reads the database: a scrape never blocks.
       scrapeReads = new ScrapeReads(config.database().metricsReadTimeout().toJavaDuration());
       logMetrics.registerGauges(sync.eventLog(), scrapeReads);
@@ -198,6 +204,7 @@ final class Assembly {
                 sync,
                 tail,
                 webhooks.subscriptions(),
+                system.pings(),
                 environment.getObjectMapper(),
                 new HttpApiMetrics(environment.metrics()))
             .forEach(environment.jersey()::register);

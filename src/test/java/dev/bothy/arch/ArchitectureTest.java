@@ -203,11 +203,13 @@ class ArchitectureTest {
               "dev.bothy.platform.jobs",
               "dev.bothy.sync",
               "dev.bothy.webhooks",
+              "dev.bothy.system",
               "dev.bothy.api..")
           .because(
               "DESIGN.md section 4: api uses the kernel, the sync port and the platform ports;"
                   + " never sync's app, domain or adapters; it serves the webhooks routes over"
-                  + " the webhooks port only (D-WHS-7)");
+                  + " the webhooks port only (D-WHS-7), the pings of flow 00 over the system"
+                  + " port only");
 
   @ArchTest
   static final ArchRule only_wire_and_console_use_the_api =

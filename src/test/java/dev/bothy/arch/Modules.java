@@ -254,7 +254,14 @@ final class Modules {
             Map.entry("sync", union(Set.of(KERNEL, GENERATED, "instance"), platform)),
             Map.entry(
                 "api",
-                Set.of(KERNEL, GENERATED, "sync", "webhooks", "platform.pg", "platform.jobs")),
+                Set.of(
+                    KERNEL,
+                    GENERATED,
+                    "sync",
+                    "webhooks",
+                    "system",
+                    "platform.pg",
+                    "platform.jobs")),
             Map.entry("bus", union(Set.of(KERNEL, GENERATED, "sync"), platform)),
             Map.entry("system", union(Set.of(KERNEL, GENERATED, "sync", "bus"), platform)),
             Map.entry("webhooks", union(Set.of(KERNEL, GENERATED, "sync"), platform)),

@@ -64,6 +64,8 @@ public final class ApiApp implements AutoCloseable {
 
   /** Robin's console token: it looks and acts in the operator console ({@code admin:write}). */
   public static final String ROBIN_ADMIN = "robin-admin-token-5d9e2b7c4a1f";
+  /** Alex's monitoring token: records and reads pings of flow 00, nothing else. */
+  public static final String ALEX_SYSTEM = "alex-system-token-5d2a8c4e1b9f";
 
   /** The application log file in the configuration's directory: every line, debug included. */
   public static final String APPLICATION_LOG = "bothy.log";
@@ -201,6 +203,7 @@ public final class ApiApp implements AutoCloseable {
             + token("robin", ROBIN, "admin:read")
             + token("robin-webhooks", ROBIN_WEBHOOKS, "webhooks:admin")
             + token("robin-admin", ROBIN_ADMIN, "admin:read", "admin:write")
+            + token("alex-system", ALEX_SYSTEM, "system:write", "system:read")
             + extraYaml;
     Files.writeString(config, yaml, StandardCharsets.UTF_8);
     DropwizardTestSupport<BothyConfiguration> support =
@@ -475,7 +478,7 @@ public final class ApiApp implements AutoCloseable {
 
   /**
    * Stops the application, then searches every line it and its request log wrote while the class
-   * ran, debug included, for the four tokens: none may appear, and both files must have lines so
+   * ran, debug included, for the five tokens: none may appear, and both files must have lines so
    * the search cannot pass on an empty file.
    *
    * @throws IOException when a log file cannot be read
@@ -485,7 +488,7 @@ public final class ApiApp implements AutoCloseable {
     for (String file : List.of(APPLICATION_LOG, REQUEST_LOG)) {
       List<String> lines = Files.readAllLines(dir.resolve(file), StandardCharsets.UTF_8);
       assertThat(lines).as("%s has lines", file).isNotEmpty();
-      for (String token : List.of(ALEX, SAM, ROBIN, ROBIN_WEBHOOKS)) {
+      for (String token : List.of(ALEX, SAM, ROBIN, ROBIN_WEBHOOKS, ALEX_SYSTEM)) {
         assertThat(lines).as("%s without tokens", file).noneMatch(line -> line.contains(token));
       }
     }

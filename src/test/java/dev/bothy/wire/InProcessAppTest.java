@@ -56,6 +56,47 @@ class InProcessAppTest {
   }
 
   @Test
+  void the_event_reference_is_up_to_date_with_the_catalogue_and_the_registered_handlers()
+      throws Exception {
+    Path reference =
+        Path.of(System.getProperty("bothy.test.projectDir", "."))
+            .resolve("docs/reference/events.md");
+    String rendered =
+        dev.bothy.sync.app.EventReference.render(
+            assembly().sync().eventTypes(),
+            EventRegistrations.handlersByType(assembly().busDispatch().consumers()));
+    if (Boolean.getBoolean("bothy.regenerate")) {
+      Files.writeString(reference, rendered, StandardCharsets.UTF_8);
+    }
+
+    assertThat(assembly().sync().eventTypes().all())
+        .isEqualTo(EventRegistrations.catalogue().all());
+    assertThat(Files.readString(reference, StandardCharsets.UTF_8))
+        .as(
+            "docs/reference/events.md is stale; regenerate it with mvn -B test"
+                + " -Dtest=InProcessAppTest -Dbothy.regenerate=true")
+        .isEqualTo(rendered);
+  }
+
+  @Test
+  void the_flow_files_name_every_registered_handler_of_the_events_they_emit() throws Exception {
+    java.util.Map<String, java.util.Map<String, List<String>>> flows =
+        dev.bothy.testing.FlowFiles.read(dev.bothy.testing.FlowFiles.DIRECTORY);
+    java.util.Set<String> types =
+        assembly().sync().eventTypes().all().stream()
+            .map(dev.bothy.sync.EventType::name)
+            .collect(java.util.stream.Collectors.toSet());
+
+    assertThat(flows).containsKey("00-system-ping.md");
+    assertThat(
+            dev.bothy.testing.FlowFiles.problems(
+                flows,
+                EventRegistrations.handlersByType(assembly().busDispatch().consumers()),
+                types))
+        .isEmpty();
+  }
+
+  @Test
   void the_registered_phase_hooks_match_the_golden_file() throws Exception {
     Path golden = Path.of("src/test/resources/golden/phase-hooks.txt");
     List<String> expected =

@@ -144,7 +144,8 @@ class JarIT {
             + Http.freePort()
             + "\napi:\n  tokens:\n    - name: alex\n      sha256: "
             + dev.bothy.api.domain.TokenHash.sha256Hex("alex-tour-token")
-            + "\n      scopes: [events:append, events:read, admin:read]\n");
+            + "\n      scopes: [events:append, events:read, admin:read, system:write,"
+            + " system:read]\n");
     ChildJvm.Result stopped;
     try (ChildJvm all = ChildJvm.startJar(dir, List.of(), "all", config.toString())) {
       ServerRolesTest.awaitReady(all, admin);
@@ -156,7 +157,38 @@ class JarIT {
           .as("the all role runs the webhooks consumer: its gauges read its cursor, none is null")
           .contains("\"bothy.event.consumer.lag{bothy_consumer_name=webhooks}\":{\"value\":0}")
           .contains("bothy.event.consumer.pending_age_seconds{bothy_consumer_name=webhooks}")
+          .as("and the bus consumer of the log transport, for flow 00's system_echo")
+          .contains("\"bothy.event.consumer.lag{bothy_consumer_name=bus}\":{\"value\":0}")
           .doesNotContain("\"value\":null");
+      // Flow 00 as the tour runs it: a ping recorded, then echoed by system.echo on the log.
+      java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient();
+      java.net.http.HttpResponse<String> created =
+          client.send(
+              java.net.http.HttpRequest.newBuilder(
+                      java.net.URI.create("http://127.0.0.1:" + application + "/v1/system/pings"))
+                  .header("Authorization", "Bearer alex-tour-token")
+                  .POST(java.net.http.HttpRequest.BodyPublishers.noBody())
+                  .build(),
+              java.net.http.HttpResponse.BodyHandlers.ofString());
+      assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+      String id = created.body().replaceAll(".*\"id\":\"([0-9a-f-]{36})\".*", "$1");
+      String ping = "";
+      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      while (!ping.contains("\"status\":\"echoed\"") && System.nanoTime() < deadline) {
+        ping =
+            client
+                .send(
+                    java.net.http.HttpRequest.newBuilder(
+                            java.net.URI.create(
+                                "http://127.0.0.1:" + application + "/v1/system/pings/" + id))
+                        .header("Authorization", "Bearer alex-tour-token")
+                        .GET()
+                        .build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString())
+                .body();
+        Thread.sleep(50);
+      }
+      assertThat(ping).contains("\"id\":\"" + id + "\"").contains("\"status\":\"echoed\"");
       // Requests Jetty refuses while parsing: its parser would log their header values at WARN.
       for (String refused :
           List.of(

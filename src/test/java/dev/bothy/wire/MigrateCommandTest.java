@@ -53,7 +53,8 @@ class MigrateCommandTest {
             "0007-api-idempotency-keys",
             "0008-webhooks",
             "0009-bus-relay-cursors",
-            "0010-bus-dispatch");
+            "0010-bus-dispatch",
+            "0011-system-pings");
     assertThat(column(url, "SELECT schema_version || ' ' || min_server_version FROM instance"))
         .containsExactly(Migrator.SCHEMA_VERSION + " " + Migrator.MIN_SERVER_VERSION);
     List<String> identity = column(url, "SELECT instance_id || ' ' || sync_epoch FROM instance");

@@ -4,11 +4,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.bothy.api.ApiMetrics;
 import dev.bothy.api.ApiSettings;
 import dev.bothy.api.app.AppendEvents;
+import dev.bothy.api.app.RecordPing;
 import dev.bothy.kernel.Clock;
 import dev.bothy.sync.Consumers;
 import dev.bothy.sync.EventLog;
 import dev.bothy.sync.EventTypes;
 import dev.bothy.sync.LogTail;
+import dev.bothy.system.Pings;
 import dev.bothy.webhooks.WebhookSubscriptions;
 import java.util.List;
 
@@ -32,6 +34,8 @@ public record ApiComponents(List<Object> components, EventStreams streams) {
    * @param tail the process's log tail
    * @param consumers the worker consumers, for their states
    * @param webhooks the webhook subscriptions' verbs
+   * @param recordPing the use case of {@code POST /v1/system/pings}
+   * @param pings the pings' verbs, for {@code GET /v1/system/pings/{id}}
    * @param mapper the application's JSON mapper
    * @param metrics where requests and streams are reported
    * @param clock the clock of pending ages
@@ -46,6 +50,8 @@ public record ApiComponents(List<Object> components, EventStreams streams) {
       LogTail tail,
       Consumers consumers,
       WebhookSubscriptions webhooks,
+      RecordPing recordPing,
+      Pings pings,
       ObjectMapper mapper,
       ApiMetrics metrics,
       Clock clock) {
@@ -93,6 +99,7 @@ public record ApiComponents(List<Object> components, EventStreams streams) {
                 new WebhookRequestReader(strict),
                 settings.maxPageSize(),
                 settings.defaultPageSize()),
+            new SystemResource(recordPing, pings, reader),
             new OpenApiResource()),
         streams);
   }

@@ -35,6 +35,7 @@ public final class OpenApiResource {
           EventsResource.class,
           ConsumersResource.class,
           WebhooksResource.class,
+          SystemResource.class,
           OpenApiResource.class);
 
   private final String document;

@@ -132,8 +132,8 @@ public class ApiConfig {
   @Doc(
       "The bearer tokens: each a name, the SHA-256 of the token in lower-case hex (never the"
           + " token; print it with the tokens hash command) and scopes out of events:append,"
-          + " events:read, admin:read, admin:write (actions in the console) and webhooks:admin."
-          + " No token: every request is a 401.")
+          + " events:read, admin:read, admin:write (actions in the console), webhooks:admin,"
+          + " system:write and system:read. No token: every request is a 401.")
   @Valid
   @NotNull
   @JsonProperty

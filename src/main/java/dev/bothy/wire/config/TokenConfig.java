@@ -34,10 +34,12 @@ public class TokenConfig {
   private List<
           @NotNull
           @Pattern(
-              regexp = "events:append|events:read|admin:read|admin:write|webhooks:admin",
+              regexp =
+                  "events:append|events:read|admin:read|admin:write|webhooks:admin|system:write"
+                      + "|system:read",
               message =
-                  "must be events:append, events:read, admin:read, admin:write or"
-                      + " webhooks:admin")
+                  "must be events:append, events:read, admin:read, admin:write, webhooks:admin,"
+                      + " system:write or system:read")
           String>
       scopes = new ArrayList<>();
 
