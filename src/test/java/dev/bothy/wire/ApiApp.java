@@ -64,6 +64,7 @@ public final class ApiApp implements AutoCloseable {
 
   /** Robin's console token: it looks and acts in the operator console ({@code admin:write}). */
   public static final String ROBIN_ADMIN = "robin-admin-token-5d9e2b7c4a1f";
+
   /** Alex's monitoring token: records and reads pings of flow 00, nothing else. */
   public static final String ALEX_SYSTEM = "alex-system-token-5d2a8c4e1b9f";
 
