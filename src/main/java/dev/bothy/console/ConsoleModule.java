@@ -12,6 +12,7 @@ import dev.bothy.platform.lifecycle.Lifecycle;
 import dev.bothy.platform.lifecycle.LoopLog;
 import dev.bothy.platform.lifecycle.ServiceLoop;
 import dev.bothy.platform.lifecycle.StopPhase;
+import dev.bothy.platform.telemetry.TraceContext;
 import dev.bothy.sync.Consumers;
 import dev.bothy.sync.EventLog;
 import jakarta.servlet.Filter;
@@ -90,6 +91,8 @@ public final class ConsoleModule {
     HistorySampler sampler = new HistorySampler(eventLog, consumers, relay, clock, history);
     ServiceLoop loop =
         ServiceLoop.named("bothy-console-history")
+            // A sample is a background poll: never a trace (an idle process records no span).
+            .around(it -> TraceContext.untracedCall(it::run))
             .every(settings.sampleInterval())
             .retryDelay(failures -> settings.sampleInterval())
             .log(LoopLog.of(LOG, "console history sample", ""))

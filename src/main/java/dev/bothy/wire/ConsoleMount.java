@@ -2,6 +2,7 @@ package dev.bothy.wire;
 
 import dev.bothy.console.ConsoleModule;
 import io.dropwizard.core.setup.Environment;
+import io.dropwizard.jersey.DropwizardResourceConfig;
 import io.dropwizard.jersey.jackson.JacksonFeature;
 import jakarta.servlet.DispatcherType;
 import java.util.EnumSet;
@@ -27,7 +28,9 @@ final class ConsoleMount {
    * @param console the console module
    */
   static void mount(Environment environment, ConsoleModule console) {
-    ResourceConfig api = new ResourceConfig();
+    // Dropwizard's config binds each resource instance to its class: a plain ResourceConfig logs
+    // a warning per resource instance at start (Jersey issue 3700), which the tour must not show.
+    ResourceConfig api = new DropwizardResourceConfig();
     api.register(new JacksonFeature(environment.getObjectMapper()));
     api.property(ServerProperties.WADL_FEATURE_DISABLE, true);
     console.apiComponents().forEach(api::register);

@@ -23,8 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The shaded jar under the OpenTelemetry agent, its spans written by the agent's console exporter:
  * an idle {@code all} process records no span (its job fetchers, completer, maintenance, tail,
  * worker consumer and LISTEN connections poll outside any recorded trace), and an HTTP append is
- * one trace with its statements (the webhooks consumer's round over the new event is a root trace
- * of its own). Runs in the integration-test phase, after {@code package} copied the agent.
+ * one trace with its statements (each worker consumer's round over the new event is a root trace of
+ * its own). Runs in the integration-test phase, after {@code package} copied the agent.
  */
 class TracingIT {
   private static final Duration WAIT = Duration.ofSeconds(120);
@@ -109,12 +109,12 @@ class TracingIT {
       List<Span> append = spans(all.output()).subList(settled, afterAppend);
 
       assertThat(append).as("the append's spans").isNotEmpty();
-      // The all role runs the webhooks worker consumer: its round over the new event is a root
-      // trace of its own, which holds a span consumer round webhooks. Every other span after the
-      // append belongs to the request's one trace.
+      // The all role runs the worker consumers webhooks and bus: each round over the new event
+      // is a root trace of its own, which holds a span consumer round <name>. Every other span
+      // after the append belongs to the request's one trace.
       List<String> consumerTraces =
           append.stream()
-              .filter(s -> s.name().equals("consumer round webhooks"))
+              .filter(s -> s.name().startsWith("consumer round "))
               .map(Span::traceId)
               .toList();
       List<Span> request =
