@@ -246,7 +246,12 @@ final class Assembly {
             lifecycle, listenConnection(config, ListenerWaker.APPLICATION_NAME), tracer);
       }
       lifecycle.onStop(StopPhase.POOL, "pool", total, dataSource::stop);
-      environment.lifecycle().manage(new LifecycleManaged(lifecycle, exitGrace(config)));
+      LifecycleManaged managed = new LifecycleManaged(lifecycle, exitGrace(config));
+      environment.lifecycle().manage(managed);
+      // A SIGTERM while the server still starts: the exit hook stops it (Jetty's does not).
+      environment
+          .lifecycle()
+          .addEventListener(LifecycleManaged.onStarting(managed::serverStarting));
       // Jetty binds the connectors before it starts the managed objects, so a taken port fails
       // the start with the lifecycle never started and never stopped: stop it here.
       environment.lifecycle().addEventListener(LifecycleManaged.onFailure(lifecycle::stop));
@@ -299,6 +304,15 @@ final class Assembly {
   }
 
   // For the commands and launchers of this package's tests: the modules and what they built.
+
+  /**
+   * Returns the process's lifecycle, for tests in this package that add a start step.
+   *
+   * @return the lifecycle
+   */
+  Lifecycle lifecycle() {
+    return lifecycle;
+  }
 
   Role role() {
     return role;

@@ -7,23 +7,36 @@ import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.util.component.LifeCycle;
+import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Runs the {@link Lifecycle} from Dropwizard: start before the connectors open, stop after they
  * closed.
  *
- * <p>It also keeps the last log lines of a shutdown: Dropwizard's console appender is asynchronous
- * and Dropwizard stops logging from a plain thread after the server stopped, so a JVM ending on
- * SIGTERM could drop the lines of the stop phases. A JVM shutdown hook waits, up to the exit grace,
- * for the stop phases to finish, then stops the logger context, which flushes the queued lines
- * before the JVM halts.
+ * <p>Its JVM shutdown hook does two things Jetty's own hook does not:
+ *
+ * <ul>
+ *   <li>It stops a server that is still starting. Jetty's hook stops only a started server, so a
+ *       SIGTERM during the start steps, or between them and the connectors' start, ran no stop
+ *       phase and the exit waited out the whole grace. The hook asks the server to stop; Jetty
+ *       holds that stop until its start has ended, then the stop phases run in order.
+ *   <li>It keeps the last log lines of a shutdown: Dropwizard's console appender is asynchronous
+ *       and Dropwizard stops logging from a plain thread after the server stopped, so a JVM ending
+ *       on SIGTERM could drop the lines of the stop phases. The hook waits, up to the exit grace
+ *       for the start to end and up to the exit grace again for the stop phases, then stops the
+ *       logger context, which flushes the queued lines before the JVM halts.
+ * </ul>
  */
 final class LifecycleManaged implements Managed {
+  private static final Logger LOG = LoggerFactory.getLogger(LifecycleManaged.class);
+
   private final Lifecycle lifecycle;
+  private final CountDownLatch stopping = new CountDownLatch(1);
   private final CountDownLatch stopped = new CountDownLatch(1);
-  private final Thread logFlush;
-  private volatile boolean started;
+  private final Thread exitHook;
+  private volatile boolean starting;
+  private volatile LifeCycle server;
 
   /**
    * Creates the bridge.
@@ -33,31 +46,60 @@ final class LifecycleManaged implements Managed {
    */
   LifecycleManaged(Lifecycle lifecycle, Duration exitGrace) {
     this.lifecycle = lifecycle;
-    this.logFlush =
-        new Thread(
-            () -> {
-              if (started) {
-                try {
-                  stopped.await(exitGrace.toMillis(), TimeUnit.MILLISECONDS);
-                } catch (InterruptedException e) {
-                  Thread.currentThread().interrupt();
-                }
-              }
-              if (LoggerFactory.getILoggerFactory() instanceof LoggerContext context) {
-                context.stop();
-              }
-            },
-            "bothy-log-flush");
-    Runtime.getRuntime().addShutdownHook(logFlush);
+    this.exitHook = new Thread(() -> onExit(exitGrace), "bothy-exit");
+    Runtime.getRuntime().addShutdownHook(exitHook);
+  }
+
+  /**
+   * Remembers the server as it starts, so the exit hook can stop it while it is still starting.
+   * Register through {@link #onStarting}.
+   *
+   * @param starting the starting server
+   */
+  void serverStarting(LifeCycle starting) {
+    this.server = starting;
+  }
+
+  private void onExit(Duration exitGrace) {
+    if (starting) {
+      LifeCycle toStop = server;
+      if (toStop != null) {
+        // Jetty's own hook skips a server that is not started yet. Its stop waits for a running
+        // start to end, so it runs on its own thread: the wait below stays bounded.
+        Thread stopper =
+            new Thread(
+                () -> {
+                  try {
+                    toStop.stop();
+                  } catch (Exception e) {
+                    LOG.warn("stop at exit failed: error.type={}", e.getClass().getName());
+                  }
+                },
+                "bothy-stop-at-exit");
+        stopper.setDaemon(true);
+        stopper.start();
+      }
+      try {
+        if (stopping.await(exitGrace.toMillis(), TimeUnit.MILLISECONDS)) {
+          stopped.await(exitGrace.toMillis(), TimeUnit.MILLISECONDS);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    if (LoggerFactory.getILoggerFactory() instanceof LoggerContext context) {
+      context.stop();
+    }
   }
 
   @Override
   public void start() throws Exception {
+    starting = true;
     try {
       lifecycle.start();
-      started = true;
     } catch (Exception | Error e) {
       // A failed start ends the process; the stop phases still close what started.
+      stopping.countDown();
       lifecycle.stop();
       stopped.countDown();
       throw e;
@@ -66,11 +108,12 @@ final class LifecycleManaged implements Managed {
 
   @Override
   public void stop() {
+    stopping.countDown();
     lifecycle.stop();
     stopped.countDown();
     try {
       // Stopped without the JVM ending (tests, embedding): the hook is not needed any more.
-      Runtime.getRuntime().removeShutdownHook(logFlush);
+      Runtime.getRuntime().removeShutdownHook(exitHook);
     } catch (IllegalStateException e) {
       // The JVM is exiting: the hook flushes the logs now that the stop phases are done.
     }
