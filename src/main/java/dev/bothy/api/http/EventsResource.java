@@ -47,7 +47,6 @@ import java.util.regex.Pattern;
 @Path("/v1/events")
 public final class EventsResource {
   private static final Pattern DIGITS = Pattern.compile("[0-9]{1,19}");
-  private static final Pattern IDEMPOTENCY_KEY = Pattern.compile("[\\x21-\\x7E]{1,255}");
 
   private final AppendEvents appendEvents;
   private final EventLog log;
@@ -83,7 +82,9 @@ public final class EventsResource {
   /**
    * Appends events in one unit of work.
    *
-   * @param idempotencyKey the optional {@code Idempotency-Key}
+   * @param idempotencyKey the optional {@code Idempotency-Key}, declared for the API document; the
+   *     method reads it from {@code headers} through {@link IdempotencyKeyHeader}, which also
+   *     refuses it sent twice
    * @param contentLength the declared body size, checked before reading
    * @param body the JSON body
    * @param security the authenticated token, as {@link TokenFilter} set it
@@ -130,20 +131,8 @@ public final class EventsResource {
       // request, and OpenAPI skips context parameters anyway.
       @Context SecurityContext security,
       @Context HttpHeaders headers) {
-    List<String> keys = headers.getRequestHeader("Idempotency-Key");
-    if (keys != null && keys.size() > 1) {
-      // Which one to honour is a guess; a proxy that adds its own key would make it a wrong one.
-      throw ApiProblem.of(ProblemType.INVALID_REQUEST, "Send Idempotency-Key once.")
-          .with("header", "Idempotency-Key");
-    }
     reader.requireKnownEncoding(headers.getRequestHeader("Content-Encoding"));
-    Optional<String> key = Optional.ofNullable(idempotencyKey);
-    if (key.isPresent() && !IDEMPOTENCY_KEY.matcher(key.get()).matches()) {
-      throw ApiProblem.of(
-              ProblemType.INVALID_REQUEST,
-              "Idempotency-Key must be 1 to 255 visible ASCII characters.")
-          .with("header", "Idempotency-Key");
-    }
+    Optional<String> key = IdempotencyKeyHeader.of(headers);
     if (contentLength != null
         && DIGITS.matcher(contentLength).matches()
         && Long.parseLong(contentLength) > Integer.MAX_VALUE) {
@@ -160,10 +149,7 @@ public final class EventsResource {
                 reader.drafts(bytes),
                 this::render));
     if (answer instanceof AppendEvents.Answer.KeyConflict) {
-      throw ApiProblem.of(
-              ProblemType.IDEMPOTENCY_CONFLICT,
-              "This Idempotency-Key was used with another body; use a new key for a new request.")
-          .with("header", "Idempotency-Key");
+      throw IdempotencyKeyHeader.conflict("body");
     }
     if (answer instanceof AppendEvents.Answer.Replayed replayed) {
       return Response.status(replayed.status())

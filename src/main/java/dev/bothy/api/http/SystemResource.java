@@ -30,7 +30,6 @@ import java.io.InputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.regex.Pattern;
@@ -46,7 +45,6 @@ public final class SystemResource {
   private static final Pattern UUID_TEXT =
       Pattern.compile(
           "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
-  private static final Pattern IDEMPOTENCY_KEY = Pattern.compile("[\\x21-\\x7E]{1,255}");
 
   /**
    * What a keyed request's row hashes: the route, since the body is always empty. A key sent to
@@ -103,7 +101,9 @@ public final class SystemResource {
   /**
    * Records a ping.
    *
-   * @param idempotencyKey the optional {@code Idempotency-Key}
+   * @param idempotencyKey the optional {@code Idempotency-Key}, declared for the API document; the
+   *     method reads it from {@code headers} through {@link IdempotencyKeyHeader}, which also
+   *     refuses it sent twice
    * @param body the request body, which must be empty
    * @param security the authenticated token, as {@link TokenFilter} set it
    * @param headers the request's headers, for a repeated {@code Idempotency-Key}
@@ -141,18 +141,7 @@ public final class SystemResource {
       @Parameter(hidden = true) InputStream body,
       @Context SecurityContext security,
       @Context HttpHeaders headers) {
-    List<String> keys = headers.getRequestHeader("Idempotency-Key");
-    if (keys != null && keys.size() > 1) {
-      throw ApiProblem.of(ProblemType.INVALID_REQUEST, "Send Idempotency-Key once.")
-          .with("header", "Idempotency-Key");
-    }
-    Optional<String> key = Optional.ofNullable(idempotencyKey);
-    if (key.isPresent() && !IDEMPOTENCY_KEY.matcher(key.get()).matches()) {
-      throw ApiProblem.of(
-              ProblemType.INVALID_REQUEST,
-              "Idempotency-Key must be 1 to 255 visible ASCII characters.")
-          .with("header", "Idempotency-Key");
-    }
+    Optional<String> key = IdempotencyKeyHeader.of(headers);
     bodies.requireKnownEncoding(headers.getRequestHeader("Content-Encoding"));
     if (bodies.readBody(body).length > 0) {
       throw ApiProblem.of(ProblemType.INVALID_REQUEST, "This request takes no body.");
@@ -160,11 +149,7 @@ public final class SystemResource {
     RecordPing.Answer answer =
         recordPing.record(security.getUserPrincipal().getName(), key, REQUEST_SHA256);
     if (answer instanceof RecordPing.Answer.KeyConflict) {
-      throw ApiProblem.of(
-              ProblemType.IDEMPOTENCY_CONFLICT,
-              "This Idempotency-Key was used with another request; use a new key for a new"
-                  + " request.")
-          .with("header", "Idempotency-Key");
+      throw IdempotencyKeyHeader.conflict("request");
     }
     UUID id = ((RecordPing.Answer.Recorded) answer).id();
     return Response.created(URI.create("/v1/system/pings/" + id))
