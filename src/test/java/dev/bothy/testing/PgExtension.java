@@ -202,6 +202,25 @@ public final class PgExtension implements BeforeAllCallback, AfterAllCallback {
     return rows;
   }
 
+  /**
+   * Runs a query that answers one number: for tests that count rows or read a cursor.
+   *
+   * @param dataSource where to run it
+   * @param sql the query, whose first row's first column is a number
+   * @return that number
+   * @throws SQLException when the query fails or answers no row
+   */
+  public static long scalar(DataSource dataSource, String sql) throws SQLException {
+    try (Connection c = dataSource.getConnection();
+        Statement st = c.createStatement();
+        java.sql.ResultSet rs = st.executeQuery(sql)) {
+      if (!rs.next()) {
+        throw new SQLException("the query answered no row: " + sql);
+      }
+      return rs.getLong(1);
+    }
+  }
+
   private static synchronized Server server() {
     if (server == null) {
       server = Server.start();

@@ -7,12 +7,8 @@ import dev.bothy.testing.ChildJvm;
 import dev.bothy.testing.ConsumerFixture;
 import dev.bothy.testing.EventLogFixture;
 import dev.bothy.testing.PgExtension;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -40,45 +36,19 @@ class ConsumerCrashTest {
   @TempDir Path dir;
 
   private Path config(String name) throws Exception {
-    Path file = dir.resolve(name + ".yml");
-    Files.writeString(
-        file,
-        "database:\n  url: "
-            + PG.jdbcUrl()
-            + "\nconsumer:\n  batchSize: 5\n  pollInterval: 100ms\n"
-            // Port 0: twenty restarts bind the admin port again and again, and a port picked
-            // once as free may be taken by then; nothing here reads the admin port.
-            + "server:\n  adminConnectors:\n    - type: http\n      port: 0\n");
-    return file;
+    return ProbeWorkers.config(dir, name, PG.jdbcUrl(), "");
   }
 
   private ChildJvm worker(Path config) throws Exception {
-    // Twenty restarts: the coverage agent would triple each start, and the code is covered by
-    // the in-process tests.
-    return ChildJvm.startUncovered(
-        ProbeWorker.class.getName(), dir, List.of(), Map.of(), "worker", config.toString());
+    return ProbeWorkers.start(dir, config);
   }
 
   private static void awaitConsumers(ChildJvm worker) throws Exception {
-    long deadline = System.nanoTime() + START.toNanos();
-    // Until the whole start is done, not only the consumers' step: a SIGTERM before Jetty has
-    // started is not stopped by its shutdown hook and waits out the exit grace.
-    while (!worker.output().contains("start step done: step=event_consumers")
-        || !worker.output().contains("org.eclipse.jetty.server.Server: Started")) {
-      if (!worker.process().isAlive() || System.nanoTime() > deadline) {
-        throw new AssertionError("the worker did not start its consumers:\n" + worker.output());
-      }
-      Thread.sleep(50);
-    }
+    ProbeWorkers.awaitStarted(worker, START);
   }
 
   private static long scalar(String sql) throws SQLException {
-    try (Connection c = PG.owner().getConnection();
-        Statement st = c.createStatement();
-        ResultSet rs = st.executeQuery(sql)) {
-      rs.next();
-      return rs.getLong(1);
-    }
+    return PgExtension.scalar(PG.owner(), sql);
   }
 
   @Test

@@ -9,7 +9,6 @@ import dev.bothy.testing.EventLogFixture;
 import dev.bothy.testing.PgExtension;
 import dev.bothy.webhooks.domain.WebhookSecret;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -45,42 +44,23 @@ class WebhookConsumerCrashTest {
   @TempDir Path dir;
 
   private Path config(String name) throws Exception {
-    Path file = dir.resolve(name + ".yml");
-    Files.writeString(
-        file,
-        "database:\n  url: "
-            + PG.jdbcUrl()
-            + "\nconsumer:\n  batchSize: 5\n  pollInterval: 100ms\n"
-            + "webhooks:\n  allowedNetworks: [127.0.0.0/8]\n  allowPlainHttp: true\n"
-            + "server:\n  adminConnectors:\n    - type: http\n      port: 0\n");
-    return file;
+    return ProbeWorkers.config(
+        dir,
+        name,
+        PG.jdbcUrl(),
+        "webhooks:\n  allowedNetworks: [127.0.0.0/8]\n  allowPlainHttp: true\n");
   }
 
   private ChildJvm worker(Path config) throws Exception {
-    return ChildJvm.startUncovered(
-        ProbeWorker.class.getName(), dir, List.of(), Map.of(), "worker", config.toString());
+    return ProbeWorkers.start(dir, config);
   }
 
   private static void awaitConsumers(ChildJvm worker) throws Exception {
-    long deadline = System.nanoTime() + START.toNanos();
-    // Until the whole start is done, not only the consumers' step: a SIGTERM before Jetty has
-    // started is not stopped by its shutdown hook and waits out the exit grace.
-    while (!worker.output().contains("start step done: step=event_consumers")
-        || !worker.output().contains("org.eclipse.jetty.server.Server: Started")) {
-      if (!worker.process().isAlive() || System.nanoTime() > deadline) {
-        throw new AssertionError("the worker did not start its consumers:\n" + worker.output());
-      }
-      Thread.sleep(50);
-    }
+    ProbeWorkers.awaitStarted(worker, START);
   }
 
   private static long scalar(String sql) throws SQLException {
-    try (Connection c = PG.owner().getConnection();
-        Statement st = c.createStatement();
-        ResultSet rs = st.executeQuery(sql)) {
-      rs.next();
-      return rs.getLong(1);
-    }
+    return PgExtension.scalar(PG.owner(), sql);
   }
 
   private static UUID subscribe(String url) throws SQLException {

@@ -11,7 +11,6 @@ import dev.bothy.testing.CapturedLog;
 import dev.bothy.testing.ConsumerFixture;
 import dev.bothy.testing.PgExtension;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -45,12 +44,7 @@ class ConsumerRetentionTest {
   }
 
   private static long scalar(String sql) throws SQLException {
-    try (Connection c = PG.owner().getConnection();
-        Statement st = c.createStatement();
-        ResultSet rs = st.executeQuery(sql)) {
-      rs.next();
-      return rs.getLong(1);
-    }
+    return PgExtension.scalar(PG.owner(), sql);
   }
 
   @Test

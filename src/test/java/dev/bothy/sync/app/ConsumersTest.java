@@ -73,12 +73,7 @@ class ConsumersTest {
   }
 
   private static long scalar(String sql) throws SQLException {
-    try (Connection c = PG.owner().getConnection();
-        Statement st = c.createStatement();
-        ResultSet rs = st.executeQuery(sql)) {
-      rs.next();
-      return rs.getLong(1);
-    }
+    return PgExtension.scalar(PG.owner(), sql);
   }
 
   /** A scalar as the superuser, who sees the state of every backend in pg_stat_activity. */
