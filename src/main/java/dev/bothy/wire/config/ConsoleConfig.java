@@ -72,8 +72,7 @@ public class ConsoleConfig {
   @JsonProperty
   private int defaultPageSize = DEFAULT_PAGE_SIZE;
 
-  @Doc(
-      "The largest limit a console list takes; a larger one is a 400 invalid_request.")
+  @Doc("The largest limit a console list takes; a larger one is a 400 invalid_request.")
   @Min(1)
   @Max(10_000)
   @JsonProperty
