@@ -18,6 +18,9 @@ const ADMIN = env('ADMIN_TOKEN');
 const READER = env('READER_TOKEN');
 const SHOTS = env('SCREENSHOTS');
 const CHROMIUM = env('CHROMIUM');
+const LETTERS = Number(env('DEAD_LETTERS'));
+const SUBSCRIPTION = env('SUBSCRIPTION');
+const ATTEMPTS = Number(env('ATTEMPTS'));
 const TIMEOUT = 15000;
 
 mkdirSync(SHOTS, { recursive: true });
@@ -68,6 +71,12 @@ async function login(page, base, token) {
   await page.waitForSelector('#main:not([hidden])');
 }
 
+async function open(page, view) {
+  await page.click(`nav#views a[data-view="${view}"]`);
+  await page.waitForSelector(`.view[data-view="${view}"]:not([hidden])`);
+  assert.equal(await page.getAttribute(`nav#views a[data-view="${view}"]`, 'aria-current'), 'page');
+}
+
 await scenario('a wrong token is refused at login', async (page) => {
   await page.goto(`${RW}/console`);
   await page.screenshot({ path: join(SHOTS, 'login.png'), fullPage: true });
@@ -86,7 +95,14 @@ await scenario('log in and see a consumer lag, the log and the charts', async (p
   assert.match(await page.textContent('#head-seq'), /^[1-9]\d*$/);
   // A flat line (a lag of 0 all along) has no height, which Playwright calls hidden: wait for
   // the polylines to exist and check they have points.
-  for (const chart of ['tr[data-consumer="webhooks"] .lag-chart', 'tr[data-consumer="webhooks"] .age-chart', '#append-chart']) {
+  for (const chart of [
+    'tr[data-consumer="webhooks"] .lag-chart',
+    'tr[data-consumer="webhooks"] .age-chart',
+    '#append-chart',
+    '#created-chart',
+    '#completed-chart',
+    '#discarded-chart',
+  ]) {
     await page.waitForSelector(`${chart} svg polyline`, { state: 'attached' });
     const points = await page.getAttribute(`${chart} svg polyline`, 'points');
     assert.ok(points.split(' ').length >= 2, `${chart} draws at least two points`);
@@ -101,6 +117,7 @@ await scenario('log in and see a consumer lag, the log and the charts', async (p
 await scenario('filter jobs by state, retry a discarded job and see it leave the list', async (page) => {
   await login(page, RW, ADMIN);
   await page.click('#pause');
+  await open(page, 'jobs');
   await page.selectOption('#job-state', 'discarded');
   await page.click('#job-filter button[type=submit]');
   await page.waitForFunction(() => {
@@ -119,8 +136,51 @@ await scenario('filter jobs by state, retry a discarded job and see it leave the
   await page.screenshot({ path: join(SHOTS, 'jobs-after-retry.png'), fullPage: true });
 });
 
+await scenario('show a dead letter with its error history, replay it and see it leave the list', async (page) => {
+  await login(page, RW, ADMIN);
+  await page.click('#pause');
+  await open(page, 'dead-letters');
+  await page.waitForSelector('#letter-rows tr');
+  const before = await page.$$eval('#letter-rows tr', (rows) => rows.map((r) => r.dataset.letter));
+  assert.equal(before.length, LETTERS);
+  assert.equal(await page.textContent('#letter-count'), `${LETTERS} dead letters`);
+  const id = before[0];
+  await page.click(`tr[data-letter="${id}"] button:has-text("History")`);
+  await page.waitForSelector('#letter-detail:not([hidden]) #letter-errors tr');
+  assert.equal(await page.textContent('#letter-detail-id'), id);
+  const kinds = await page.$$eval('#letter-errors tr td:nth-child(3)', (tds) => tds.map((td) => td.textContent));
+  assert.deepEqual(kinds, ['unavailable', 'invalid'], 'the history, oldest death first');
+  await page.screenshot({ path: join(SHOTS, 'dead-letters.png'), fullPage: true });
+  await page.click(`tr[data-letter="${id}"] button:has-text("Replay")`);
+  await page.waitForFunction((gone) => !document.querySelector(`tr[data-letter="${gone}"]`), id);
+  assert.match(await page.textContent('#letter-message'), /^replay: console\.fixture1 queued again for event #1$/);
+  const after = await page.$$eval('#letter-rows tr', (rows) => rows.map((r) => r.dataset.letter));
+  assert.deepEqual(after, before.slice(1));
+  await page.check('#letter-all');
+  await page.waitForSelector(`tr[data-letter="${id}"]`);
+  assert.equal(await page.isDisabled(`tr[data-letter="${id}"] button:has-text("Replay")`), true);
+  await page.screenshot({ path: join(SHOTS, 'dead-letters-after-replay.png'), fullPage: true });
+});
+
+await scenario('the webhooks page shows a subscription and its attempts', async (page) => {
+  await login(page, RW, ADMIN);
+  await page.click('#pause');
+  await open(page, 'webhooks');
+  await page.waitForSelector(`tr[data-subscription="${SUBSCRIPTION}"]`);
+  assert.match(await page.textContent(`tr[data-subscription="${SUBSCRIPTION}"]`), /https:\/\/hooks\.example\.com\/alex/);
+  await page.click(`tr[data-subscription="${SUBSCRIPTION}"] button:has-text("Attempts")`);
+  await page.waitForSelector('#attempts:not([hidden]) #attempt-rows tr');
+  assert.equal(await page.textContent('#attempt-count'), `${ATTEMPTS} attempts`);
+  assert.equal(await page.$$eval('#attempt-rows tr', (rows) => rows.length), ATTEMPTS);
+  assert.equal(await page.textContent('#attempt-rows tr:first-child td.outcome'), 'failed');
+  assert.match(await page.textContent('#attempt-rows tr:first-child'), /503.*try later/);
+  assert.equal(await page.isDisabled('#attempt-next'), true);
+  await page.screenshot({ path: join(SHOTS, 'webhooks.png'), fullPage: true });
+});
+
 await scenario('a token without admin:write cannot act', async (page) => {
   await login(page, RW, READER);
+  await open(page, 'jobs');
   await page.waitForSelector('#mode-note:not([hidden])');
   assert.match(await page.textContent('#mode-note'), /lacks the scope admin:write/);
   await page.waitForSelector('#job-rows tr');
@@ -133,12 +193,22 @@ await scenario('a token without admin:write cannot act', async (page) => {
   }, READER);
   assert.deepEqual(refused, { status: 403, type: 'forbidden' });
   await page.screenshot({ path: join(SHOTS, 'no-write-scope.png'), fullPage: true });
+  await open(page, 'dead-letters');
+  await page.waitForSelector('#letter-rows tr');
+  assert.equal(await page.isDisabled('#letter-rows tr:first-child button:has-text("Replay")'), true);
+  const replay = await page.evaluate(async (token) => {
+    const id = document.querySelector('#letter-rows tr').dataset.letter;
+    const r = await fetch(`/console/api/dead-letters/${id}/replay`, { method: 'POST', headers: { Authorization: `Bearer ${token}` } });
+    return { status: r.status, type: (await r.json()).type };
+  }, READER);
+  assert.deepEqual(replay, { status: 403, type: 'forbidden' });
 });
 
 await scenario('a read-only console refuses every action, even with admin:write', async (page) => {
   await login(page, RO, ADMIN);
   await page.waitForSelector('#mode-note:not([hidden])');
   assert.match(await page.textContent('#mode-note'), /Read-only/);
+  await open(page, 'jobs');
   await page.selectOption('#job-state', 'discarded');
   await page.click('#job-filter button[type=submit]');
   await page.waitForSelector('#job-rows tr');
@@ -151,6 +221,15 @@ await scenario('a read-only console refuses every action, even with admin:write'
   assert.deepEqual(refused, { status: 403, type: 'read_only' });
   assert.match(await page.textContent('#job-rows tr:first-child td.state'), /discarded/);
   await page.screenshot({ path: join(SHOTS, 'read-only.png'), fullPage: true });
+  await open(page, 'dead-letters');
+  await page.waitForSelector('#letter-rows tr');
+  assert.equal(await page.isDisabled('#letter-rows tr:first-child button:has-text("Replay")'), true);
+  const replay = await page.evaluate(async (token) => {
+    const id = document.querySelector('#letter-rows tr').dataset.letter;
+    const r = await fetch(`/console/api/dead-letters/${id}/replay`, { method: 'POST', headers: { Authorization: `Bearer ${token}` } });
+    return { status: r.status, type: (await r.json()).type };
+  }, ADMIN);
+  assert.deepEqual(replay, { status: 403, type: 'read_only' });
 });
 
 await browser.close();

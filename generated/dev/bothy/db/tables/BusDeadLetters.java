@@ -19,6 +19,7 @@ import org.jooq.Check;
 import org.jooq.Condition;
 import org.jooq.Field;
 import org.jooq.Index;
+import org.jooq.JSONB;
 import org.jooq.Name;
 import org.jooq.PlainSQL;
 import org.jooq.QueryPart;
@@ -123,6 +124,14 @@ public class BusDeadLetters extends TableImpl<BusDeadLettersRecord> {
      */
     public final TableField<BusDeadLettersRecord, Integer> REPLAYS = createField(DSL.name("replays"), SQLDataType.INTEGER.nullable(false).defaultValue(DSL.field(DSL.raw("0"), SQLDataType.INTEGER)), this, "");
 
+    /**
+     * The column <code>public.bus_dead_letters.errors</code>. Every death of
+     * this handler and event, oldest first: at, deliveries, kind, error
+     * (class), message; one entry is added each time the pair dies, the first
+     * time and after each replay.
+     */
+    public final TableField<BusDeadLettersRecord, JSONB> ERRORS = createField(DSL.name("errors"), SQLDataType.JSONB.nullable(false).defaultValue(DSL.field(DSL.raw("'[]'::jsonb"), SQLDataType.JSONB)), this, "Every death of this handler and event, oldest first: at, deliveries, kind, error (class), message; one entry is added each time the pair dies, the first time and after each replay.");
+
     private BusDeadLetters(Name alias, Table<BusDeadLettersRecord> aliased) {
         this(alias, aliased, (Field<?>[]) null, null);
     }
@@ -176,6 +185,7 @@ public class BusDeadLetters extends TableImpl<BusDeadLettersRecord> {
     public List<Check<BusDeadLettersRecord>> getChecks() {
         return Arrays.asList(
             Internal.createCheck(this, DSL.name("bus_dead_letters_deliveries_positive"), "((deliveries >= 1))", true),
+            Internal.createCheck(this, DSL.name("bus_dead_letters_errors_array"), "((jsonb_typeof(errors) = 'array'::text))", true),
             Internal.createCheck(this, DSL.name("bus_dead_letters_replays_not_negative"), "((replays >= 0))", true)
         );
     }

@@ -9,6 +9,7 @@ import dev.bothy.db.tables.BusDeadLetters;
 import java.time.OffsetDateTime;
 import java.util.UUID;
 
+import org.jooq.JSONB;
 import org.jooq.Record1;
 import org.jooq.impl.UpdatableRecordImpl;
 
@@ -204,6 +205,26 @@ public class BusDeadLettersRecord extends UpdatableRecordImpl<BusDeadLettersReco
         return (Integer) get(12);
     }
 
+    /**
+     * Setter for <code>public.bus_dead_letters.errors</code>. Every death of
+     * this handler and event, oldest first: at, deliveries, kind, error
+     * (class), message; one entry is added each time the pair dies, the first
+     * time and after each replay.
+     */
+    public void setErrors(JSONB value) {
+        set(13, value);
+    }
+
+    /**
+     * Getter for <code>public.bus_dead_letters.errors</code>. Every death of
+     * this handler and event, oldest first: at, deliveries, kind, error
+     * (class), message; one entry is added each time the pair dies, the first
+     * time and after each replay.
+     */
+    public JSONB getErrors() {
+        return (JSONB) get(13);
+    }
+
     // -------------------------------------------------------------------------
     // Primary key information
     // -------------------------------------------------------------------------
@@ -227,7 +248,7 @@ public class BusDeadLettersRecord extends UpdatableRecordImpl<BusDeadLettersReco
     /**
      * Create a detached, initialised BusDeadLettersRecord
      */
-    public BusDeadLettersRecord(UUID id, String handler, String durable, UUID eventId, Long eventSeq, String eventType, String errorKind, String errorClass, String errorMessage, Integer deliveries, OffsetDateTime deadAt, OffsetDateTime replayedAt, Integer replays) {
+    public BusDeadLettersRecord(UUID id, String handler, String durable, UUID eventId, Long eventSeq, String eventType, String errorKind, String errorClass, String errorMessage, Integer deliveries, OffsetDateTime deadAt, OffsetDateTime replayedAt, Integer replays, JSONB errors) {
         super(BusDeadLetters.BUS_DEAD_LETTERS);
 
         setId(id);
@@ -243,6 +264,7 @@ public class BusDeadLettersRecord extends UpdatableRecordImpl<BusDeadLettersReco
         setDeadAt(deadAt);
         setReplayedAt(replayedAt);
         setReplays(replays);
+        setErrors(errors);
         resetChangedOnNotNull();
     }
 }

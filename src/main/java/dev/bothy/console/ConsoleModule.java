@@ -1,5 +1,6 @@
 package dev.bothy.console;
 
+import dev.bothy.bus.DeadLetters;
 import dev.bothy.bus.RelayView;
 import dev.bothy.console.app.HistorySampler;
 import dev.bothy.console.domain.History;
@@ -15,6 +16,7 @@ import dev.bothy.platform.lifecycle.StopPhase;
 import dev.bothy.platform.telemetry.TraceContext;
 import dev.bothy.sync.Consumers;
 import dev.bothy.sync.EventLog;
+import dev.bothy.webhooks.WebhookSubscriptions;
 import jakarta.servlet.Filter;
 import jakarta.servlet.Servlet;
 import java.util.List;
@@ -25,12 +27,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The wiring entry of the operator console: the JAX-RS resources and providers of its JSON API
- * ({@code /console/api/...}) and the servlet filter that puts the security headers on every {@code
+ * (overview, history, jobs, bus dead letters, webhook subscriptions and their attempts) ({@code
+ * /console/api/...}) and the servlet filter that puts the security headers on every {@code
  * /console} response. The assembly mounts both on the admin port, in every role.
  *
  * <pre>{@code
  * ConsoleModule console =
- *     new ConsoleModule(settings, sync.eventLog(), sync.consumers(), relay, jobs.admin(), clock);
+ *     new ConsoleModule(
+ *         settings, sync.eventLog(), sync.consumers(), relay, jobs.admin(),
+ *         busDispatch.deadLetters(), webhooks.subscriptions(), clock);
  * resourceConfig.registerInstances(console.apiComponents().toArray());
  * admin.addFilter("console-headers", console.securityHeaders()).addMappingForUrlPatterns(...);
  * }</pre>
@@ -49,6 +54,8 @@ public final class ConsoleModule {
   private final Consumers consumers;
   private final Optional<RelayView> relay;
   private final JobAdmin jobs;
+  private final DeadLetters deadLetters;
+  private final WebhookSubscriptions webhooks;
   private final Clock clock;
   private final History history;
 
@@ -60,6 +67,8 @@ public final class ConsoleModule {
    * @param consumers the worker consumers, for their lag and pending age
    * @param relay the relay of this process, empty without {@code bus.nats.url}
    * @param jobs the operations of the {@code jobs} commands
+   * @param deadLetters the operations of the {@code bus dead} commands
+   * @param webhooks the webhook subscriptions and their attempt logs
    * @param clock the process's clock
    */
   public ConsoleModule(
@@ -68,12 +77,16 @@ public final class ConsoleModule {
       Consumers consumers,
       Optional<RelayView> relay,
       JobAdmin jobs,
+      DeadLetters deadLetters,
+      WebhookSubscriptions webhooks,
       Clock clock) {
     this.settings = Objects.requireNonNull(settings, "settings");
     this.eventLog = Objects.requireNonNull(eventLog, "eventLog");
     this.consumers = Objects.requireNonNull(consumers, "consumers");
     this.relay = Objects.requireNonNull(relay, "relay");
     this.jobs = Objects.requireNonNull(jobs, "jobs");
+    this.deadLetters = Objects.requireNonNull(deadLetters, "deadLetters");
+    this.webhooks = Objects.requireNonNull(webhooks, "webhooks");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.history =
         new History(History.capacity(settings.historyWindow(), settings.sampleInterval()));
@@ -88,7 +101,7 @@ public final class ConsoleModule {
    * @param stopBudget the most the stop waits for a running sample
    */
   public void start(Lifecycle lifecycle, java.time.Duration stopBudget) {
-    HistorySampler sampler = new HistorySampler(eventLog, consumers, relay, clock, history);
+    HistorySampler sampler = new HistorySampler(eventLog, consumers, relay, jobs, clock, history);
     ServiceLoop loop =
         ServiceLoop.named("bothy-console-history")
             // A sample is a background poll: never a trace (an idle process records no span).
@@ -113,7 +126,8 @@ public final class ConsoleModule {
    * @return the components
    */
   public List<Object> apiComponents() {
-    return ConsoleComponents.build(settings, eventLog, consumers, relay, jobs, history, clock);
+    return ConsoleComponents.build(
+        settings, eventLog, consumers, relay, jobs, deadLetters, webhooks, history, clock);
   }
 
   /**

@@ -8,10 +8,13 @@ import java.util.Objects;
 /**
  * The console's limits and tokens, from the {@code console} configuration section.
  *
- * @param readOnly {@code console.readOnly}: refuse every action, whatever the token's scopes
- * @param defaultPageSize {@code console.defaultPageSize}: jobs per page without {@code limit}
+ * @param readOnly {@code console.readOnly}: refuse every action (job retry and cancel, dead letter
+ *     replay), whatever the token's scopes
+ * @param defaultPageSize {@code console.defaultPageSize}: rows per page of every list without
+ *     {@code limit}
  * @param maxPageSize {@code console.maxPageSize}: the largest {@code limit} a page takes
- * @param countCap {@code console.countCap}: counts stop here and say {@code capped}
+ * @param countCap {@code console.countCap}: counts of jobs, dead letters and attempts stop here and
+ *     say {@code capped}
  * @param maxBulkJobs {@code console.maxBulkJobs}: the most job ids one bulk action takes
  * @param sampleInterval {@code console.sampleInterval}: the time between two history samples
  * @param historyWindow {@code console.historyWindow}: how far back the history reaches

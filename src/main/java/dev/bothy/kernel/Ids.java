@@ -50,6 +50,24 @@ public final class Ids {
   }
 
   /**
+   * Returns the lowest UUIDv7 of a millisecond: every UUIDv7 made at or after {@code instant}'s
+   * millisecond sorts at or above it, every one made before sorts below (PostgreSQL compares {@code
+   * uuid} bytewise). A range of ids between two of these is a range of creation times, which a
+   * primary key index can count without a time column.
+   *
+   * @param instant the time, at or after the Unix epoch
+   * @return the id with that time, the version and variant bits and zeros elsewhere
+   * @throws IllegalArgumentException for a time before the epoch
+   */
+  public static UUID lowestAt(java.time.Instant instant) {
+    long ms = instant.toEpochMilli();
+    if (ms < 0) {
+      throw new IllegalArgumentException("a UUIDv7 has no time before the epoch: " + instant);
+    }
+    return new UUID((ms << 16) | 0x7000L, Long.MIN_VALUE);
+  }
+
+  /**
    * Returns the next UUIDv7 of this generator.
    *
    * @return a fresh id, greater than every id this generator returned before

@@ -120,6 +120,32 @@ public interface WebhookSubscriptions {
   List<Attempt> attempts(UUID id, OptionalLong eventSeq, int limit);
 
   /**
+   * Lists one page of a subscription's attempt log, newest first by {@code (attempted_at, id)},
+   * starting below a key: the database reads only the page. Attempts are never changed once
+   * written, so pages neither repeat nor skip one.
+   *
+   * @param id the subscription's id
+   * @param before the key of the previous page's last attempt, empty for the first page
+   * @param limit the most to return, at least 1
+   * @return the attempts
+   * @throws dev.bothy.kernel.BothyException {@code not_found} for an unknown subscription; {@code
+   *     invalid} for a limit below 1
+   */
+  List<Attempt> attemptPage(UUID id, Optional<AttemptKey> before, int limit);
+
+  /**
+   * Counts a subscription's attempts, reading at most {@code cap} rows: exact below the cap, {@code
+   * cap} at or above it.
+   *
+   * @param id the subscription's id
+   * @param cap the most rows read, at least 1
+   * @return the count, at most {@code cap}
+   * @throws dev.bothy.kernel.BothyException {@code not_found} for an unknown subscription; {@code
+   *     invalid} for a cap below 1
+   */
+  long countAttemptsUpTo(UUID id, int cap);
+
+  /**
    * Delivers one event again, with a new job, whether or not it was delivered before. An ordered
    * subscription gets it out of order: a resend is a repair, not part of the sequence.
    *

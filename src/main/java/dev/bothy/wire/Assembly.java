@@ -191,6 +191,8 @@ final class Assembly {
               sync.consumers(),
               relay,
               jobs.admin(),
+              busDispatch.deadLetters(),
+              webhooks.subscriptions(),
               clock);
       ConsoleMount.mount(environment, console);
       console.start(lifecycle, total);

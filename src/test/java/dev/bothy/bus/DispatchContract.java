@@ -2,6 +2,7 @@ package dev.bothy.bus;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dev.bothy.bus.domain.Verdict;
 import dev.bothy.kernel.BothyException;
@@ -331,9 +332,16 @@ abstract class DispatchContract {
                     Optional.empty(),
                     0)));
     assertThat(parts.deadLetters.list(false, 10)).hasSize(1);
+    assertThat(parts.deadLetters.errors(dead.id()))
+        .as("every death of the pair, oldest first")
+        .extracting(DeadLetterError::kind, DeadLetterError::error, DeadLetterError::deliveries)
+        .containsExactly(
+            tuple(dead.errorKind(), dead.errorClass(), dead.deliveries()),
+            tuple("invalid", "x", 1));
     assertThat(transport.replay(dead.id())).isEqualTo(Verdict.ACK);
     assertThat(calls("probe.flaky")).isEqualTo(2);
     assertThat(parts.deadLetters.show(dead.id()).replays()).isEqualTo(2);
+    assertThat(parts.deadLetters.errors(dead.id())).as("a replay adds no death").hasSize(2);
   }
 
   @Test

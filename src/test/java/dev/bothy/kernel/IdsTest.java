@@ -20,6 +20,29 @@ class IdsTest {
   }
 
   @Test
+  void the_lowest_id_of_a_millisecond_bounds_every_id_made_in_it() {
+    long millis = 1_764_670_000_123L;
+    java.time.Instant at = java.time.Instant.ofEpochMilli(millis);
+    UUID floor = Ids.lowestAt(at);
+    UUID next = Ids.lowestAt(at.plusMillis(1));
+    assertThat(floor.version()).isEqualTo(7);
+    assertThat(floor.variant()).isEqualTo(2);
+    for (int seed = 0; seed < 100; seed++) {
+      UUID id = new Ids(() -> millis, new Random(seed)).next();
+      // Text order of lower-case UUIDs is PostgreSQL's bytewise uuid order.
+      assertThat(id.toString()).isGreaterThanOrEqualTo(floor.toString());
+      assertThat(id.toString()).isLessThan(next.toString());
+    }
+    assertThat(Ids.lowestAt(at.minusMillis(1)).toString()).isLessThan(floor.toString());
+    assertThat(floor.toString())
+        .isEqualTo(
+            String.format("%08x-%04x-7000-8000-000000000000", millis >>> 16, millis & 0xFFFF));
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> Ids.lowestAt(java.time.Instant.ofEpochMilli(-1)))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
   void ids_carry_the_unix_milliseconds_in_their_first_48_bits() {
     long before = System.currentTimeMillis();
     UUID id = Ids.newId();

@@ -61,6 +61,15 @@ public final class BenchApp implements AutoCloseable {
   }
 
   /**
+   * Returns the port of the admin connector, where the console lives.
+   *
+   * @return the port
+   */
+  public int adminPort() {
+    return support.getAdminPort();
+  }
+
+  /**
    * Returns the process's unit of work.
    *
    * @return the unit of work

@@ -1,6 +1,8 @@
 package dev.bothy.bus.app;
 
 import dev.bothy.bus.DeadLetter;
+import dev.bothy.bus.DeadLetterError;
+import dev.bothy.bus.DeadLetterKey;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -10,7 +12,8 @@ import java.util.UUID;
 public interface DeadLetterRepository {
   /**
    * Writes the dead letter of a handler and an event: a new row, or, when the pair died before (and
-   * was replayed), the same row with the new failure, open again.
+   * was replayed), the same row with the new failure, open again. Either way the failure is added
+   * to the end of the row's error history.
    *
    * @param letter the dead letter; its id is used only for a new row
    * @return the stored dead letter
@@ -50,6 +53,33 @@ public interface DeadLetterRepository {
    * @return the dead letters
    */
   List<DeadLetter> list(boolean includeReplayed, int limit);
+
+  /**
+   * Lists dead letters newest first by {@code (dead_at, id)}, below a key.
+   *
+   * @param includeReplayed whether replayed ones are included
+   * @param before the key to start below, or empty for the newest
+   * @param limit the most rows
+   * @return the dead letters
+   */
+  List<DeadLetter> page(boolean includeReplayed, Optional<DeadLetterKey> before, int limit);
+
+  /**
+   * Counts dead letters with {@code count(*)} over a {@code LIMIT cap} subquery.
+   *
+   * @param includeReplayed whether replayed ones are counted
+   * @param cap the most rows read
+   * @return the count, at most {@code cap}
+   */
+  long countUpTo(boolean includeReplayed, int cap);
+
+  /**
+   * Returns a dead letter's error history, oldest first.
+   *
+   * @param id the id
+   * @return the deaths, or empty when no such dead letter exists
+   */
+  Optional<List<DeadLetterError>> errors(UUID id);
 
   /**
    * Marks a dead letter replayed.

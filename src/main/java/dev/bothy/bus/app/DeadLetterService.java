@@ -1,6 +1,8 @@
 package dev.bothy.bus.app;
 
 import dev.bothy.bus.DeadLetter;
+import dev.bothy.bus.DeadLetterError;
+import dev.bothy.bus.DeadLetterKey;
 import dev.bothy.bus.DeadLetters;
 import dev.bothy.kernel.BothyException;
 import dev.bothy.kernel.Clock;
@@ -8,6 +10,7 @@ import dev.bothy.kernel.txn.UnitOfWork;
 import dev.bothy.platform.jobs.JobInserter;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -43,6 +46,29 @@ public final class DeadLetterService implements DeadLetters {
       throw BothyException.invalid("the limit must be at least 1, got " + limit);
     }
     return unitOfWork.run(() -> store.list(includeReplayed, limit));
+  }
+
+  @Override
+  public List<DeadLetter> page(boolean includeReplayed, Optional<DeadLetterKey> before, int limit) {
+    Objects.requireNonNull(before, "before");
+    if (limit < 1) {
+      throw BothyException.invalid("the limit must be at least 1, got " + limit);
+    }
+    return unitOfWork.run(() -> store.page(includeReplayed, before, limit));
+  }
+
+  @Override
+  public long countUpTo(boolean includeReplayed, int cap) {
+    if (cap < 1) {
+      throw BothyException.invalid("the cap must be at least 1, got " + cap);
+    }
+    return unitOfWork.run(() -> store.countUpTo(includeReplayed, cap));
+  }
+
+  @Override
+  public List<DeadLetterError> errors(UUID id) {
+    return unitOfWork.run(
+        () -> store.errors(id).orElseThrow(() -> BothyException.notFound("no dead letter " + id)));
   }
 
   @Override

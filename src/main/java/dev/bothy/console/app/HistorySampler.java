@@ -3,6 +3,8 @@ package dev.bothy.console.app;
 import dev.bothy.bus.RelayView;
 import dev.bothy.console.domain.History;
 import dev.bothy.kernel.Clock;
+import dev.bothy.platform.jobs.JobActivity;
+import dev.bothy.platform.jobs.JobAdmin;
 import dev.bothy.sync.ConsumerState;
 import dev.bothy.sync.Consumers;
 import dev.bothy.sync.EventLog;
@@ -14,15 +16,18 @@ import java.util.OptionalLong;
 
 /**
  * Reads one sample for the console's history: the log's head, every worker consumer's lag and
- * pending age, and the relay's lag when a bus is configured. Three short reads, each its own unit
- * of work; the loop that calls it runs every {@code console.sampleInterval}.
+ * pending age, the relay's lag when a bus is configured, and the jobs created, completed and
+ * discarded since the previous sample. Four short reads, each its own unit of work; the loop that
+ * calls it runs every {@code console.sampleInterval}. One thread calls it at a time.
  */
 public final class HistorySampler {
   private final EventLog eventLog;
   private final Consumers consumers;
   private final Optional<RelayView> relay;
+  private final JobAdmin jobs;
   private final Clock clock;
   private final History history;
+  private Instant previousAt;
 
   /**
    * Creates the sampler.
@@ -30,6 +35,7 @@ public final class HistorySampler {
    * @param eventLog the event log
    * @param consumers the worker consumers
    * @param relay the relay, empty without a bus
+   * @param jobs counts the jobs between two samples
    * @param clock stamps the samples
    * @param history where the samples go
    */
@@ -37,21 +43,31 @@ public final class HistorySampler {
       EventLog eventLog,
       Consumers consumers,
       Optional<RelayView> relay,
+      JobAdmin jobs,
       Clock clock,
       History history) {
     this.eventLog = eventLog;
     this.consumers = consumers;
     this.relay = relay;
+    this.jobs = jobs;
     this.clock = clock;
     this.history = history;
   }
 
-  /** Reads one sample and adds it to the history. */
+  /**
+   * Reads one sample and adds it to the history. The job counts cover the time since the previous
+   * sample that succeeded, so a failed sample leaves no gap in them.
+   */
   public void sample() {
     long head = eventLog.head();
     List<ConsumerState> states = consumers.states();
     OptionalLong relayLag = relay.map(r -> OptionalLong.of(r.lag())).orElseGet(OptionalLong::empty);
     Instant now = clock.now();
+    Optional<History.JobCounts> counts = Optional.empty();
+    if (previousAt != null && !now.isBefore(previousAt)) {
+      JobActivity a = jobs.activity(previousAt, now);
+      counts = Optional.of(new History.JobCounts(a.created(), a.completed(), a.discarded()));
+    }
     history.add(
         new History.Sample(
             now,
@@ -62,7 +78,9 @@ public final class HistorySampler {
                         new History.ConsumerPoint(
                             s.name().value(), s.lag(), pendingAgeSeconds(s, now)))
                 .toList(),
-            relayLag));
+            relayLag,
+            counts));
+    previousAt = now;
   }
 
   /**

@@ -6,6 +6,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
 
@@ -30,31 +31,64 @@ public final class History {
   }
 
   /**
+   * The jobs created, completed and discarded between the previous sample and this one.
+   *
+   * @param created jobs inserted
+   * @param completed jobs completed
+   * @param discarded jobs discarded
+   */
+  public record JobCounts(long created, long completed, long discarded) {
+    /** Checks that no count is negative. */
+    public JobCounts {
+      if (created < 0 || completed < 0 || discarded < 0) {
+        throw new IllegalArgumentException("job counts are not negative");
+      }
+    }
+  }
+
+  /**
+   * Job rates between two samples.
+   *
+   * @param created jobs inserted per second
+   * @param completed jobs completed per second
+   * @param discarded jobs discarded per second
+   */
+  public record JobRates(double created, double completed, double discarded) {}
+
+  /**
    * One sample.
    *
    * @param at when it was read
    * @param headSeq the log's head
    * @param consumers every worker consumer with a cursor row
    * @param relayLag the relay's lag, empty without a bus
+   * @param jobs the jobs counted since the previous sample's {@code at}, empty for the first
    */
   public record Sample(
-      Instant at, long headSeq, List<ConsumerPoint> consumers, OptionalLong relayLag) {
+      Instant at,
+      long headSeq,
+      List<ConsumerPoint> consumers,
+      OptionalLong relayLag,
+      Optional<JobCounts> jobs) {
     /** Checks the fields and copies the list. */
     public Sample {
       Objects.requireNonNull(at, "at");
       Objects.requireNonNull(relayLag, "relayLag");
+      Objects.requireNonNull(jobs, "jobs");
       consumers = List.copyOf(consumers);
     }
   }
 
   /**
-   * A sample with the append rate since the one before it.
+   * A sample with the rates since the one before it.
    *
    * @param sample the sample
    * @param appendRate events per second since the previous sample; empty for the first sample or
    *     when the head went backwards (a restored database)
+   * @param jobRates jobs per second since the previous sample; empty for the first sample or a
+   *     sample without job counts
    */
-  public record Point(Sample sample, OptionalDouble appendRate) {}
+  public record Point(Sample sample, OptionalDouble appendRate, Optional<JobRates> jobRates) {}
 
   private final int capacity;
   private final ArrayDeque<Sample> samples;
@@ -106,7 +140,7 @@ public final class History {
     List<Point> points = new ArrayList<>(samples.size());
     Sample previous = null;
     for (Sample s : samples) {
-      points.add(new Point(s, rate(previous, s)));
+      points.add(new Point(s, rate(previous, s), jobRates(previous, s)));
       previous = s;
     }
     return points;
@@ -125,6 +159,20 @@ public final class History {
     Sample before = samples.peekLast();
     samples.addLast(last);
     return rate(before, last);
+  }
+
+  private static Optional<JobRates> jobRates(Sample before, Sample after) {
+    if (before == null || after.jobs().isEmpty()) {
+      return Optional.empty();
+    }
+    long millis = Duration.between(before.at(), after.at()).toMillis();
+    if (millis <= 0) {
+      return Optional.empty();
+    }
+    JobCounts c = after.jobs().get();
+    double seconds = millis / 1000.0;
+    return Optional.of(
+        new JobRates(c.created() / seconds, c.completed() / seconds, c.discarded() / seconds));
   }
 
   private static OptionalDouble rate(Sample before, Sample after) {

@@ -1,5 +1,6 @@
 package dev.bothy.console.http;
 
+import dev.bothy.bus.DeadLetters;
 import dev.bothy.bus.RelayView;
 import dev.bothy.console.ConsoleSettings;
 import dev.bothy.console.domain.History;
@@ -7,6 +8,7 @@ import dev.bothy.kernel.Clock;
 import dev.bothy.platform.jobs.JobAdmin;
 import dev.bothy.sync.Consumers;
 import dev.bothy.sync.EventLog;
+import dev.bothy.webhooks.WebhookSubscriptions;
 import java.util.List;
 import java.util.Optional;
 
@@ -25,6 +27,8 @@ public final class ConsoleComponents {
    * @param consumers the worker consumers
    * @param relay the relay, empty without {@code bus.nats.url}
    * @param jobs the jobs admin
+   * @param deadLetters the bus dead letters
+   * @param webhooks the webhook subscriptions
    * @param history the samples of the charts
    * @param clock the process's clock
    * @return the filter, the mapper and the resources, to register with Jersey
@@ -35,6 +39,8 @@ public final class ConsoleComponents {
       Consumers consumers,
       Optional<RelayView> relay,
       JobAdmin jobs,
+      DeadLetters deadLetters,
+      WebhookSubscriptions webhooks,
       History history,
       Clock clock) {
     return List.of(
@@ -47,6 +53,10 @@ public final class ConsoleComponents {
             settings.defaultPageSize(),
             settings.maxPageSize(),
             settings.countCap(),
-            settings.maxBulkJobs()));
+            settings.maxBulkJobs()),
+        new DeadLettersResource(
+            deadLetters, settings.defaultPageSize(), settings.maxPageSize(), settings.countCap()),
+        new WebhooksResource(
+            webhooks, settings.defaultPageSize(), settings.maxPageSize(), settings.countCap()));
   }
 }

@@ -2,12 +2,16 @@ package dev.bothy.console.http;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.bothy.bus.DeadLetter;
+import dev.bothy.bus.DeadLetterError;
 import dev.bothy.bus.RelayState;
 import dev.bothy.console.app.HistorySampler;
 import dev.bothy.console.domain.History;
 import dev.bothy.platform.jobs.JobError;
 import dev.bothy.platform.jobs.JobView;
 import dev.bothy.sync.ConsumerState;
+import dev.bothy.webhooks.Attempt;
+import dev.bothy.webhooks.Subscription;
 import java.time.Instant;
 import java.util.List;
 import java.util.OptionalDouble;
@@ -80,6 +84,7 @@ final class ConsoleJson {
    * @param headSeq the log's head
    * @param appendRate events per second since the previous sample, or {@code null}
    * @param relayLag the relay's lag, or {@code null} without a bus
+   * @param jobRates jobs per second since the previous sample, or {@code null} for the first
    * @param consumers each consumer's lag and pending age
    */
   record SampleOut(
@@ -88,6 +93,7 @@ final class ConsoleJson {
       @JsonInclude(JsonInclude.Include.ALWAYS) @JsonProperty("append_rate_per_second")
           Double appendRate,
       @JsonInclude(JsonInclude.Include.ALWAYS) @JsonProperty("relay_lag") Long relayLag,
+      @JsonInclude(JsonInclude.Include.ALWAYS) @JsonProperty("job_rates") JobRatesOut jobRates,
       List<PointOut> consumers) {
     static SampleOut of(History.Point p) {
       History.Sample s = p.sample();
@@ -96,11 +102,26 @@ final class ConsoleJson {
           s.headSeq(),
           number(p.appendRate()),
           s.relayLag().isPresent() ? s.relayLag().getAsLong() : null,
+          p.jobRates()
+              .map(r -> new JobRatesOut(r.created(), r.completed(), r.discarded()))
+              .orElse(null),
           s.consumers().stream()
               .map(c -> new PointOut(c.name(), c.lag(), c.pendingAgeSeconds()))
               .toList());
     }
   }
+
+  /**
+   * Jobs per second between two samples, counted in the database (every process's jobs).
+   *
+   * @param created jobs inserted per second
+   * @param completed jobs completed per second
+   * @param discarded jobs discarded per second
+   */
+  record JobRatesOut(
+      @JsonProperty("created_per_second") double created,
+      @JsonProperty("completed_per_second") double completed,
+      @JsonProperty("discarded_per_second") double discarded) {}
 
   /**
    * A consumer in a sample.
@@ -180,7 +201,21 @@ final class ConsoleJson {
    * @param cap {@code console.countCap}
    * @param method how it was counted
    */
-  record Count(long value, boolean capped, int cap, String method) {}
+  record Count(long value, boolean capped, int cap, String method) {
+    /** How the count is made, as the response says. */
+    static final String METHOD = "count(*) over LIMIT cap+1";
+
+    /**
+     * The count of a {@code count(*)} over a {@code LIMIT cap + 1} subquery.
+     *
+     * @param counted what the subquery counted, at most {@code cap + 1}
+     * @param cap {@code console.countCap}
+     * @return {@code counted}, or {@code cap} and capped when more than {@code cap} matched
+     */
+    static Count of(long counted, int cap) {
+      return new Count(Math.min(counted, cap), counted > cap, cap, METHOD);
+    }
+  }
 
   /**
    * A job.
@@ -270,4 +305,198 @@ final class ConsoleJson {
       String outcome,
       @JsonInclude(JsonInclude.Include.ALWAYS) String state,
       @JsonInclude(JsonInclude.Include.ALWAYS) String detail) {}
+
+  /**
+   * {@code GET /console/api/dead-letters}.
+   *
+   * @param deadLetters the page, newest death first
+   * @param nextBefore the {@code before} of the next page, {@code null} on the last page
+   * @param count how many dead letters match, capped
+   */
+  record DeadLettersPage(
+      @JsonProperty("dead_letters") List<DeadLetterOut> deadLetters,
+      @JsonInclude(JsonInclude.Include.ALWAYS) @JsonProperty("next_before") String nextBefore,
+      Count count) {}
+
+  /**
+   * A dead letter of a bus handler. The event's payload is not shown: it is the producer's data.
+   *
+   * @param id its id
+   * @param handler the handler's name
+   * @param durable the consumer's durable name
+   * @param eventId the event's id
+   * @param eventSeq the event's number
+   * @param eventType the event's type
+   * @param errorKind the last failure's kind
+   * @param errorClass the last failure's class
+   * @param errorMessage the last failure's message
+   * @param deliveries the deliveries made up to the last failure
+   * @param deadAt when it last died
+   * @param replayedAt when it was replayed since, or {@code null} while open
+   * @param replays how many times it was replayed
+   * @param open whether it waits for an operator (not replayed since it last died)
+   * @param errors every death, oldest first; only in a single dead letter, absent from a page
+   */
+  record DeadLetterOut(
+      String id,
+      String handler,
+      String durable,
+      @JsonProperty("event_id") String eventId,
+      @JsonProperty("event_seq") long eventSeq,
+      @JsonProperty("event_type") String eventType,
+      @JsonProperty("error_kind") String errorKind,
+      @JsonProperty("error_class") String errorClass,
+      @JsonProperty("error_message") String errorMessage,
+      int deliveries,
+      @JsonProperty("dead_at") String deadAt,
+      @JsonInclude(JsonInclude.Include.ALWAYS) @JsonProperty("replayed_at") String replayedAt,
+      int replays,
+      boolean open,
+      @JsonInclude(JsonInclude.Include.NON_NULL) List<DeadLetterErrorOut> errors) {
+    static DeadLetterOut of(DeadLetter l, List<DeadLetterError> errors) {
+      return new DeadLetterOut(
+          l.id().toString(),
+          l.handler(),
+          l.durable(),
+          l.eventId().toString(),
+          l.eventSeq(),
+          l.eventType(),
+          l.errorKind(),
+          l.errorClass(),
+          l.errorMessage(),
+          l.deliveries(),
+          l.deadAt().toString(),
+          l.replayedAt().map(Instant::toString).orElse(null),
+          l.replays(),
+          l.open(),
+          errors == null ? null : errors.stream().map(DeadLetterErrorOut::of).toList());
+    }
+  }
+
+  /**
+   * One death of a dead letter.
+   *
+   * @param at when
+   * @param deliveries the deliveries made up to it
+   * @param kind the error kind
+   * @param error the failure's class
+   * @param message its message
+   */
+  record DeadLetterErrorOut(String at, int deliveries, String kind, String error, String message) {
+    static DeadLetterErrorOut of(DeadLetterError e) {
+      return new DeadLetterErrorOut(
+          e.at().toString(), e.deliveries(), e.kind(), e.error(), e.message());
+    }
+  }
+
+  /**
+   * {@code GET /console/api/webhooks/subscriptions}.
+   *
+   * @param subscriptions the page, in id (creation) order
+   * @param nextAfter the {@code after} of the next page, {@code null} on the last page
+   */
+  record SubscriptionsPage(
+      List<SubscriptionOut> subscriptions,
+      @JsonInclude(JsonInclude.Include.ALWAYS) @JsonProperty("next_after") String nextAfter) {}
+
+  /**
+   * A webhook subscription, without its secrets.
+   *
+   * @param id its id
+   * @param url its target
+   * @param eventTypes the event types it receives
+   * @param ordered whether it gets one event at a time in order
+   * @param rateLimit the most attempts per second
+   * @param state active or disabled
+   * @param disabledReason why it is disabled, or {@code null}
+   * @param lastDeliveredSeq the highest number delivered with a 2xx answer
+   * @param heldSeq the number an ordered subscription holds, or {@code null}
+   * @param failingSince the first failure since the last success, or {@code null}
+   * @param createdAt when it was created
+   * @param updatedAt when it last changed
+   */
+  record SubscriptionOut(
+      String id,
+      String url,
+      @JsonProperty("event_types") List<String> eventTypes,
+      boolean ordered,
+      @JsonProperty("rate_limit") int rateLimit,
+      String state,
+      @JsonInclude(JsonInclude.Include.ALWAYS) @JsonProperty("disabled_reason")
+          String disabledReason,
+      @JsonProperty("last_delivered_seq") long lastDeliveredSeq,
+      @JsonInclude(JsonInclude.Include.ALWAYS) @JsonProperty("held_seq") Long heldSeq,
+      @JsonInclude(JsonInclude.Include.ALWAYS) @JsonProperty("failing_since") String failingSince,
+      @JsonProperty("created_at") String createdAt,
+      @JsonProperty("updated_at") String updatedAt) {
+    static SubscriptionOut of(Subscription s) {
+      return new SubscriptionOut(
+          s.id().toString(),
+          s.url(),
+          s.eventTypes(),
+          s.ordered(),
+          s.rateLimit(),
+          s.state().code(),
+          s.disabledReason().map(r -> r.code()).orElse(null),
+          s.lastDeliveredSeq(),
+          s.heldSeq().isPresent() ? s.heldSeq().getAsLong() : null,
+          s.failingSince().map(Instant::toString).orElse(null),
+          s.createdAt().toString(),
+          s.updatedAt().toString());
+    }
+  }
+
+  /**
+   * {@code GET /console/api/webhooks/subscriptions/{id}/attempts}.
+   *
+   * @param attempts the page, newest first
+   * @param nextBefore the {@code before} of the next page, {@code null} on the last page
+   * @param count how many attempts the subscription has, capped
+   */
+  record AttemptsPage(
+      List<AttemptOut> attempts,
+      @JsonInclude(JsonInclude.Include.ALWAYS) @JsonProperty("next_before") String nextBefore,
+      Count count) {}
+
+  /**
+   * One delivery attempt.
+   *
+   * @param id its id
+   * @param eventSeq the event's number
+   * @param eventId the event's id
+   * @param attempt the delivery job's attempt, from 1
+   * @param attemptedAt when the request was sent
+   * @param durationMillis from the send to the answer or the error
+   * @param outcome delivered, gone, retry_after or failed
+   * @param responseStatus the HTTP status, or {@code null} without an answer
+   * @param responseBody the answer's body as stored (cut at {@code webhooks.maxResponseBodyChars}),
+   *     or {@code null}
+   * @param errorKind the error without an answer, such as {@code timeout}, or {@code null}
+   */
+  record AttemptOut(
+      String id,
+      @JsonProperty("event_seq") long eventSeq,
+      @JsonProperty("event_id") String eventId,
+      int attempt,
+      @JsonProperty("attempted_at") String attemptedAt,
+      @JsonProperty("duration_ms") long durationMillis,
+      String outcome,
+      @JsonInclude(JsonInclude.Include.ALWAYS) @JsonProperty("response_status")
+          Integer responseStatus,
+      @JsonInclude(JsonInclude.Include.ALWAYS) @JsonProperty("response_body") String responseBody,
+      @JsonInclude(JsonInclude.Include.ALWAYS) @JsonProperty("error_kind") String errorKind) {
+    static AttemptOut of(Attempt a) {
+      return new AttemptOut(
+          a.id().toString(),
+          a.eventSeq(),
+          a.eventId().toString(),
+          a.attempt(),
+          a.attemptedAt().toString(),
+          a.duration().toMillis(),
+          a.outcome().code(),
+          a.responseStatus().isPresent() ? a.responseStatus().getAsInt() : null,
+          a.responseBody().orElse(null),
+          a.errorKind().orElse(null));
+    }
+  }
 }

@@ -31,9 +31,6 @@ import org.slf4j.LoggerFactory;
 @Path("/jobs")
 @Produces(MediaType.APPLICATION_JSON)
 public final class JobsResource {
-  /** How the count is made, as the response says. */
-  static final String COUNT_METHOD = "count(*) over LIMIT cap+1";
-
   private static final Logger LOG = LoggerFactory.getLogger(JobsResource.class);
 
   private final JobAdmin jobs;
@@ -76,9 +73,7 @@ public final class JobsResource {
     List<JobView> page = rows.subList(0, Math.min(size, rows.size()));
     String next = rows.size() > size ? page.get(page.size() - 1).id().toString() : null;
     long counted = jobs.countUpTo(byState, byKind, countCap + 1);
-    ConsoleJson.Count count =
-        new ConsoleJson.Count(
-            Math.min(counted, countCap), counted > countCap, countCap, COUNT_METHOD);
+    ConsoleJson.Count count = ConsoleJson.Count.of(counted, countCap);
     return new ConsoleJson.JobsPage(
         page.stream().map(ConsoleJson.JobOut::of).toList(), next, count);
   }
@@ -214,21 +209,7 @@ public final class JobsResource {
   }
 
   private int limit(String text) {
-    if (text == null || text.isEmpty()) {
-      return defaultPageSize;
-    }
-    int value;
-    try {
-      value = Integer.parseInt(text);
-    } catch (NumberFormatException e) {
-      throw invalid(
-          "limit must be a whole number from 1 to console.maxPageSize (" + maxPageSize + ").");
-    }
-    if (value < 1 || value > maxPageSize) {
-      throw invalid(
-          "limit must lie in 1..console.maxPageSize (" + maxPageSize + "): " + value + ".");
-    }
-    return value;
+    return Paging.limit(text, defaultPageSize, maxPageSize);
   }
 
   private static JobState state(String text) {
@@ -244,14 +225,7 @@ public final class JobsResource {
   }
 
   private static UUID id(String name, String text) {
-    try {
-      if (text.length() != 36) {
-        throw new IllegalArgumentException("not 36 characters");
-      }
-      return UUID.fromString(text);
-    } catch (IllegalArgumentException e) {
-      throw invalid(name + " '" + ConsoleProblem.echo(text) + "' is not a job id (a UUID).");
-    }
+    return Paging.id(name, text, "a job id");
   }
 
   private static ConsoleProblem invalid(String detail) {

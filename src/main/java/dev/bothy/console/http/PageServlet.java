@@ -23,7 +23,10 @@ public final class PageServlet extends HttpServlet {
           "console.css", "text/css; charset=utf-8",
           "app.js", "text/javascript; charset=utf-8",
           "api.js", "text/javascript; charset=utf-8",
-          "charts.js", "text/javascript; charset=utf-8");
+          "charts.js", "text/javascript; charset=utf-8",
+          "dom.js", "text/javascript; charset=utf-8",
+          "letters.js", "text/javascript; charset=utf-8",
+          "webhooks.js", "text/javascript; charset=utf-8");
 
   private static final long serialVersionUID = 1L;
   private static final String ROOT = "/dev/bothy/console/web/";

@@ -1,5 +1,6 @@
 package dev.bothy.platform.jobs;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -42,6 +43,20 @@ public interface JobAdmin {
    * @throws dev.bothy.kernel.BothyException {@code invalid} for a limit below 1
    */
   long countUpTo(Optional<JobState> state, Optional<String> kind, int limit);
+
+  /**
+   * Counts the jobs created, completed and discarded in {@code [from, to)}, for rates: created by
+   * the ids' time (UUIDv7, a range of the primary key), completed and discarded by {@code
+   * finalized_at} (a range of the cleaner's index), so each count reads only the span's rows. A job
+   * the cleaner already deleted is no longer counted: spans shorter than {@code
+   * jobs.completedRetention} are exact.
+   *
+   * @param from the start, included
+   * @param to the end, excluded; not before {@code from}
+   * @return the counts
+   * @throws dev.bothy.kernel.BothyException {@code invalid} when {@code to} is before {@code from}
+   */
+  JobActivity activity(Instant from, Instant to);
 
   /**
    * Shows one job.

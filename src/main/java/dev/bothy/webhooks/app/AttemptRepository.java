@@ -1,8 +1,10 @@
 package dev.bothy.webhooks.app;
 
 import dev.bothy.webhooks.Attempt;
+import dev.bothy.webhooks.AttemptKey;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.UUID;
 
@@ -31,6 +33,25 @@ public interface AttemptRepository {
    * @return the attempts
    */
   List<Attempt> list(UUID subscriptionId, OptionalLong eventSeq, int limit);
+
+  /**
+   * Lists a subscription's attempts newest first by {@code (attempted_at, id)}, below a key.
+   *
+   * @param subscriptionId the subscription
+   * @param before the key to start below, or empty for the newest
+   * @param limit the most rows
+   * @return the attempts
+   */
+  List<Attempt> page(UUID subscriptionId, Optional<AttemptKey> before, int limit);
+
+  /**
+   * Counts a subscription's attempts with {@code count(*)} over a {@code LIMIT cap} subquery.
+   *
+   * @param subscriptionId the subscription
+   * @param cap the most rows read
+   * @return the count, at most {@code cap}
+   */
+  long countUpTo(UUID subscriptionId, int cap);
 
   /**
    * Deletes up to {@code limit} attempts made before {@code before}.

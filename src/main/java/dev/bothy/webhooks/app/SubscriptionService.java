@@ -11,6 +11,7 @@ import dev.bothy.sync.EventLog;
 import dev.bothy.sync.EventTypes;
 import dev.bothy.sync.ReadResult;
 import dev.bothy.webhooks.Attempt;
+import dev.bothy.webhooks.AttemptKey;
 import dev.bothy.webhooks.CreatedSubscription;
 import dev.bothy.webhooks.DisabledReason;
 import dev.bothy.webhooks.NewSubscription;
@@ -265,6 +266,35 @@ public final class SubscriptionService implements WebhookSubscriptions {
             throw notFound();
           }
           return attempts.list(id, eventSeq, limit);
+        });
+  }
+
+  @Override
+  public List<Attempt> attemptPage(UUID id, Optional<AttemptKey> before, int limit) {
+    Objects.requireNonNull(before, "before");
+    if (limit < 1) {
+      throw BothyException.invalid("limit must be at least 1");
+    }
+    return unitOfWork.run(
+        () -> {
+          if (subscriptions.find(id).isEmpty()) {
+            throw notFound();
+          }
+          return attempts.page(id, before, limit);
+        });
+  }
+
+  @Override
+  public long countAttemptsUpTo(UUID id, int cap) {
+    if (cap < 1) {
+      throw BothyException.invalid("cap must be at least 1");
+    }
+    return unitOfWork.run(
+        () -> {
+          if (subscriptions.find(id).isEmpty()) {
+            throw notFound();
+          }
+          return attempts.countUpTo(id, cap);
         });
   }
 

@@ -40,9 +40,10 @@ public class ConsoleConfig {
   public static final Duration DEFAULT_HISTORY_WINDOW = Duration.hours(1);
 
   @Doc(
-      "How often the process samples the log's head, each worker consumer's lag and pending age"
-          + " and the relay's lag into the ring buffer the console's charts draw; three short"
-          + " reads per sample.")
+      "How often the process samples the log's head, each worker consumer's lag and pending age,"
+          + " the relay's lag and the jobs created, completed and discarded since the previous"
+          + " sample into the ring buffer the console's charts draw; four short reads per"
+          + " sample.")
   @NotNull
   @MinDuration(value = 100, unit = TimeUnit.MILLISECONDS)
   @JsonProperty
@@ -58,26 +59,28 @@ public class ConsoleConfig {
   private Duration historyWindow = DEFAULT_HISTORY_WINDOW;
 
   @Doc(
-      "Refuse every action (retry, cancel, bulk) with 403 read_only, even for a token with"
-          + " admin:write; looking stays allowed with admin:read.")
+      "Refuse every action (job retry, cancel and bulk, dead letter replay) with 403 read_only,"
+          + " even for a token with admin:write; looking stays allowed with admin:read.")
   @JsonProperty
   private boolean readOnly = DEFAULT_READ_ONLY;
 
-  @Doc("Jobs per page when a request names no limit.")
+  @Doc(
+      "Rows per page of a console list (jobs, dead letters, subscriptions, attempts) when a"
+          + " request names no limit.")
   @Min(1)
   @Max(10_000)
   @JsonProperty
   private int defaultPageSize = DEFAULT_PAGE_SIZE;
 
-  @Doc("The largest limit a jobs page takes; a larger one is a 400 invalid_request.")
+  @Doc("The largest limit a console list takes; a larger one is a 400 invalid_request.")
   @Min(1)
   @Max(10_000)
   @JsonProperty
   private int maxPageSize = DEFAULT_MAX_PAGE_SIZE;
 
   @Doc(
-      "Job counts stop here and answer capped: true, so a count reads at most this many rows"
-          + " plus one however large the jobs table grows.")
+      "Counts of jobs, dead letters and attempts stop here and answer capped: true, so a count"
+          + " reads at most this many rows plus one however large the table grows.")
   @Min(1)
   @Max(10_000_000)
   @JsonProperty

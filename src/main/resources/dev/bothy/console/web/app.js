@@ -1,9 +1,13 @@
-// The console page: log in with a token, poll the overview, the history and the jobs page at the
-// chosen interval (or not, while paused), and retry or cancel jobs after a confirmation.
+// The console page: log in with a token, then poll the overview, the history and the page shown
+// (overview, jobs, dead letters or webhooks, picked by the URL's fragment) at the chosen interval
+// (or not, while paused); retry or cancel jobs and replay dead letters after a confirmation.
 import { ApiError, call, forget, remember, token } from './api.js';
 import { format, sparkline } from './charts.js';
+import { $, cell, countText } from './dom.js';
+import { initLetters, loadLetters } from './letters.js';
+import { initWebhooks, loadWebhooks } from './webhooks.js';
 
-const $ = (id) => document.getElementById(id);
+const VIEWS = ['overview', 'jobs', 'dead-letters', 'webhooks'];
 
 const state = {
   timer: null,
@@ -66,11 +70,42 @@ function status(text) {
   $('status').textContent = text;
 }
 
+/** The page named by the URL's fragment, the overview by default. */
+function currentView() {
+  const name = location.hash.replace(/^#/, '');
+  return VIEWS.includes(name) ? name : 'overview';
+}
+
+function showView() {
+  const view = currentView();
+  for (const element of document.querySelectorAll('.view')) {
+    element.hidden = element.dataset.view !== view;
+  }
+  for (const link of document.querySelectorAll('nav#views a')) {
+    if (link.dataset.view === view) link.setAttribute('aria-current', 'page');
+    else link.removeAttribute('aria-current');
+  }
+}
+
+/** Loads the data of the page shown; the overview's comes with every refresh. */
+async function loadView() {
+  switch (currentView()) {
+    case 'jobs':
+      return loadJobs();
+    case 'dead-letters':
+      return loadLetters(state.canAct);
+    case 'webhooks':
+      return loadWebhooks();
+    default:
+      return undefined;
+  }
+}
+
 async function refresh() {
   const [overview, history] = await Promise.all([call('/overview'), call('/history')]);
   renderOverview(overview);
   renderHistory(history);
-  await loadJobs();
+  await loadView();
   const every = $('interval').selectedOptions[0].textContent;
   status(state.paused ? 'paused' : `updated ${new Date().toLocaleTimeString()}, every ${every}`);
 }
@@ -85,7 +120,7 @@ function renderOverview(o) {
     note.textContent = `Look only: the token ${o.token.name} lacks the scope admin:write.`;
   }
   note.hidden = o.token.can_act;
-  for (const button of document.querySelectorAll('button.act')) {
+  for (const button of document.querySelectorAll('#jobs button.act')) {
     button.disabled = !state.canAct;
   }
   $('head-seq').textContent = o.log.head_seq;
@@ -112,6 +147,10 @@ function renderOverview(o) {
 function renderHistory(h) {
   const samples = h.samples;
   sparkline($('append-chart'), samples.map((s) => s.append_rate_per_second), { label: 'events per second' });
+  const rate = (member) => samples.map((s) => (s.job_rates ? s.job_rates[member] : null));
+  sparkline($('created-chart'), rate('created_per_second'), { label: 'jobs created per second' });
+  sparkline($('completed-chart'), rate('completed_per_second'), { label: 'jobs completed per second' });
+  sparkline($('discarded-chart'), rate('discarded_per_second'), { label: 'jobs discarded per second' });
   for (const tr of $('consumer-rows').children) {
     const name = tr.dataset.consumer;
     const points = samples.map((s) => s.consumers.find((c) => c.name === name) || null);
@@ -129,8 +168,7 @@ async function loadJobs() {
   const page = await call(`/jobs?${query}`);
   state.jobs = page.jobs;
   state.next = page.next_before;
-  const c = page.count;
-  $('job-count').textContent = `${c.capped ? `${c.value}+` : c.value} jobs${c.capped ? ` (count stops at ${c.cap})` : ''}`;
+  $('job-count').textContent = countText(page.count, 'jobs');
   $('next-page').disabled = !page.next_before;
   $('first-page').disabled = state.pages.length === 1;
   const checked = new Set([...document.querySelectorAll('#job-rows input:checked')].map((i) => i.value));
@@ -192,13 +230,6 @@ async function act(verb, ids) {
   await loadJobs();
 }
 
-function cell(text, className) {
-  const td = document.createElement('td');
-  td.textContent = String(text);
-  if (className) td.className = className;
-  return td;
-}
-
 function chartCell(className) {
   const td = document.createElement('td');
   const div = document.createElement('div');
@@ -212,6 +243,13 @@ function selected() {
 }
 
 function init() {
+  showView();
+  window.addEventListener('hashchange', () => {
+    showView();
+    if (token()) loadView().catch((e) => status(e.message));
+  });
+  initLetters((e) => status(e.message));
+  initWebhooks((e) => status(e.message));
   $('login-form').addEventListener('submit', login);
   $('logout').addEventListener('click', logout);
   $('pause').addEventListener('click', () => {

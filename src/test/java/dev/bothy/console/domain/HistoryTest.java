@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 
@@ -17,7 +18,17 @@ class HistoryTest {
         T0.plusSeconds(second),
         head,
         List.of(new History.ConsumerPoint("webhooks", head / 2, second)),
-        OptionalLong.empty());
+        OptionalLong.empty(),
+        Optional.empty());
+  }
+
+  private static History.Sample withJobs(int second, long created, long completed, long discarded) {
+    return new History.Sample(
+        T0.plusSeconds(second),
+        0,
+        List.of(),
+        OptionalLong.empty(),
+        Optional.of(new History.JobCounts(created, completed, discarded)));
   }
 
   @Test
@@ -53,6 +64,22 @@ class HistoryTest {
     history.add(sample(10, 10));
     history.add(sample(10, 20));
     assertThat(history.points()).allSatisfy(p -> assertThat(p.appendRate()).isEmpty());
+  }
+
+  @Test
+  void job_rates_are_the_counts_of_a_sample_over_the_time_since_the_one_before() {
+    History history = new History(10);
+    history.add(sample(0, 0));
+    history.add(withJobs(10, 500, 200, 10));
+    history.add(withJobs(30, 40, 100, 0));
+    history.add(sample(40, 0));
+    List<History.Point> points = history.points();
+    assertThat(points.get(0).jobRates()).as("the first sample has nothing before it").isEmpty();
+    assertThat(points.get(1).jobRates()).contains(new History.JobRates(50.0, 20.0, 1.0));
+    assertThat(points.get(2).jobRates()).contains(new History.JobRates(2.0, 5.0, 0.0));
+    assertThat(points.get(3).jobRates()).as("a sample without counts").isEmpty();
+    assertThatThrownBy(() -> new History.JobCounts(-1, 0, 0))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test

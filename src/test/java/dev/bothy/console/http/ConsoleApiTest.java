@@ -160,7 +160,7 @@ class ConsoleApiTest {
     assertThat(all.at("/count/value").asLong()).isEqualTo(10_000);
     assertThat(all.at("/count/capped").asBoolean()).isTrue();
     assertThat(all.at("/count/cap").asInt()).isEqualTo(10_000);
-    assertThat(all.at("/count/method").asText()).isEqualTo(JobsResource.COUNT_METHOD);
+    assertThat(all.at("/count/method").asText()).isEqualTo(ConsoleJson.Count.METHOD);
     assertThat(all.get("jobs")).hasSize(5);
     assertThat(all.get("next_before").isTextual()).isTrue();
 

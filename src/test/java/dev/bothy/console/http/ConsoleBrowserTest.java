@@ -20,9 +20,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * The console page in a real browser: {@code src/test/js/console-e2e.mjs} drives Debian's Chromium
  * through {@code playwright-core} against two running {@code all} processes on one database, one
  * with {@code console.readOnly: true}. Scenarios: a wrong token, log in and see a consumer's lag
- * and the charts, filter jobs by state and retry a discarded job until it leaves the list, no
- * action without {@code admin:write}, none in read-only mode. Screenshots go to {@code
- * target/console-screenshots}.
+ * and the charts (lag, pending age, append and job rates), filter jobs by state and retry a
+ * discarded job until it leaves the list, show a dead letter's error history and replay it until it
+ * leaves the list, see a webhook subscription's attempts, no action without {@code admin:write},
+ * none in read-only mode. A screenshot of each page goes to {@code target/console-screenshots}.
  *
  * <p>What it needs is installed on first use: Chromium from Debian's package (as root, like the
  * rest of the build) and {@code playwright-core} from the npm registry into {@code
@@ -34,6 +35,12 @@ class ConsoleBrowserTest {
 
   static final Path WORK = Path.of("target/console-e2e").toAbsolutePath();
   static final Path SCREENSHOTS = Path.of("target/console-screenshots").toAbsolutePath();
+
+  /** Open dead letters of the fixture. */
+  static final int DEAD_LETTERS = 4;
+
+  /** Attempts of the fixture's subscription: one page. */
+  static final int ATTEMPTS = 12;
 
   /** Charts need two samples: sample often. */
   static final String FAST_SAMPLES = "console:\n  sampleInterval: 200ms\n";
@@ -56,6 +63,8 @@ class ConsoleBrowserTest {
                       + " jsonb_build_array(jsonb_build_object('at', now(), 'attempt', 3,"
                       + " 'kind', 'error', 'error', 'java.lang.IllegalStateException', 'message',"
                       + " 'probe failed')) FROM generate_series(1, 6)");
+              ConsoleFixtures.deadLetters(c, DEAD_LETTERS);
+              ConsoleFixtures.webhooks(c, ATTEMPTS);
             }
           });
 
@@ -80,6 +89,9 @@ class ConsoleBrowserTest {
     node.environment().put("READER_TOKEN", ApiApp.ROBIN);
     node.environment().put("SCREENSHOTS", SCREENSHOTS.toString());
     node.environment().put("CHROMIUM", chromium.toString());
+    node.environment().put("DEAD_LETTERS", Integer.toString(DEAD_LETTERS));
+    node.environment().put("SUBSCRIPTION", ConsoleFixtures.SUBSCRIPTION);
+    node.environment().put("ATTEMPTS", Integer.toString(ATTEMPTS));
     node.redirectErrorStream(true).redirectOutput(output.toFile());
     Process run = node.start();
     boolean ended = run.waitFor(180, TimeUnit.SECONDS);
@@ -89,13 +101,16 @@ class ConsoleBrowserTest {
     String log = Files.readString(output, StandardCharsets.UTF_8);
     assertThat(ended).as(log).isTrue();
     assertThat(run.exitValue()).as(log).isZero();
-    assertThat(log).contains("console browser tests: 5 passed, 0 failed");
+    assertThat(log).contains("console browser tests: 7 passed, 0 failed");
     for (String shot :
         List.of(
             "login.png",
             "overview.png",
             "jobs-discarded.png",
             "jobs-after-retry.png",
+            "dead-letters.png",
+            "dead-letters-after-replay.png",
+            "webhooks.png",
             "no-write-scope.png",
             "read-only.png")) {
       assertThat(SCREENSHOTS.resolve(shot)).isNotEmptyFile();

@@ -37,14 +37,20 @@ class ConsoleReadOnlyTest {
                       + DISCARDED
                       + "', 'console.probe', 'console_test', '{}'::jsonb, 'discarded', 3, 3, 2,"
                       + " now(), now(), now())");
+              ConsoleFixtures.deadLetters(c, 1);
             }
           });
 
   @Test
   void every_action_is_refused_even_with_admin_write_and_changes_nothing() throws Exception {
     ConsoleClient console = new ConsoleClient(APP.app());
+    String letter =
+        ConsoleClient.json(console.get("/console/api/dead-letters", ApiApp.ROBIN_ADMIN))
+            .at("/dead_letters/0/id")
+            .asText();
     for (HttpResponse<String> refused :
         List.of(
+            console.post("/console/api/dead-letters/" + letter + "/replay", ApiApp.ROBIN_ADMIN, ""),
             console.post("/console/api/jobs/" + DISCARDED + "/retry", ApiApp.ROBIN_ADMIN, ""),
             console.post("/console/api/jobs/" + DISCARDED + "/cancel", ApiApp.ROBIN_ADMIN, ""),
             console.post(
@@ -59,6 +65,10 @@ class ConsoleReadOnlyTest {
     JsonNode job =
         ConsoleClient.json(console.get("/console/api/jobs/" + DISCARDED, ApiApp.ROBIN_ADMIN));
     assertThat(job.get("state").asText()).isEqualTo("discarded");
+    JsonNode dead =
+        ConsoleClient.json(console.get("/console/api/dead-letters/" + letter, ApiApp.ROBIN_ADMIN));
+    assertThat(dead.get("open").asBoolean()).isTrue();
+    assertThat(dead.get("replays").asInt()).isZero();
     assertThat(APP.app().loggedLines()).noneMatch(line -> line.startsWith("console action:"));
   }
 

@@ -71,6 +71,17 @@ class DeliveredRecorderTest {
     }
 
     @Override
+    public List<Attempt> page(
+        UUID subscriptionId, java.util.Optional<dev.bothy.webhooks.AttemptKey> before, int limit) {
+      return hooks.attemptStore.page(subscriptionId, before, limit);
+    }
+
+    @Override
+    public long countUpTo(UUID subscriptionId, int cap) {
+      return hooks.attemptStore.countUpTo(subscriptionId, cap);
+    }
+
+    @Override
     public int deleteOlderThan(Instant before, int limit) {
       return hooks.attemptStore.deleteOlderThan(before, limit);
     }

@@ -1,18 +1,34 @@
 package dev.bothy.bus.adapters.postgres;
 
 import static dev.bothy.db.Tables.BUS_DEAD_LETTERS;
+import static org.jooq.impl.DSL.inline;
+import static org.jooq.impl.DSL.jsonbGetAttributeAsText;
+import static org.jooq.impl.DSL.jsonbGetElement;
+import static org.jooq.impl.DSL.jsonbObject;
+import static org.jooq.impl.DSL.key;
+import static org.jooq.impl.DSL.lateral;
+import static org.jooq.impl.DSL.val;
 
 import dev.bothy.bus.DeadLetter;
+import dev.bothy.bus.DeadLetterError;
+import dev.bothy.bus.DeadLetterKey;
 import dev.bothy.bus.app.DeadLetterRepository;
 import dev.bothy.db.tables.records.BusDeadLettersRecord;
 import dev.bothy.platform.pg.PgTx;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import org.jooq.Condition;
+import org.jooq.Field;
+import org.jooq.JSONB;
+import org.jooq.Record1;
+import org.jooq.Table;
 import org.jooq.impl.DSL;
+import org.jooq.impl.SQLDataType;
 
 /** The store of {@code bus_dead_letters}, through the current unit's transaction. */
 public final class JooqDeadLetterRepository implements DeadLetterRepository {
@@ -22,6 +38,13 @@ public final class JooqDeadLetterRepository implements DeadLetterRepository {
   @Override
   public DeadLetter upsert(DeadLetter l) {
     OffsetDateTime deadAt = utc(l.deadAt());
+    Field<JSONB> death =
+        jsonbObject(
+            key("at").value(val(deadAt)),
+            key("deliveries").value(val(l.deliveries())),
+            key("kind").value(val(l.errorKind())),
+            key("error").value(val(l.errorClass())),
+            key("message").value(val(l.errorMessage())));
     return PgTx.dsl()
         .insertInto(BUS_DEAD_LETTERS)
         .set(BUS_DEAD_LETTERS.ID, l.id())
@@ -35,6 +58,7 @@ public final class JooqDeadLetterRepository implements DeadLetterRepository {
         .set(BUS_DEAD_LETTERS.ERROR_MESSAGE, l.errorMessage())
         .set(BUS_DEAD_LETTERS.DELIVERIES, l.deliveries())
         .set(BUS_DEAD_LETTERS.DEAD_AT, deadAt)
+        .set(BUS_DEAD_LETTERS.ERRORS, DSL.function("jsonb_build_array", SQLDataType.JSONB, death))
         .onConflict(BUS_DEAD_LETTERS.HANDLER, BUS_DEAD_LETTERS.EVENT_ID)
         .doUpdate()
         .set(BUS_DEAD_LETTERS.DURABLE, l.durable())
@@ -44,6 +68,16 @@ public final class JooqDeadLetterRepository implements DeadLetterRepository {
         .set(BUS_DEAD_LETTERS.DELIVERIES, l.deliveries())
         .set(BUS_DEAD_LETTERS.DEAD_AT, deadAt)
         .setNull(BUS_DEAD_LETTERS.REPLAYED_AT)
+        // jsonb_insert(errors, '{-1}', death, true): the death goes after the last entry.
+        .set(
+            BUS_DEAD_LETTERS.ERRORS,
+            DSL.function(
+                "jsonb_insert",
+                SQLDataType.JSONB,
+                BUS_DEAD_LETTERS.ERRORS,
+                val(new String[] {"-1"}),
+                death,
+                inline(true)))
         .returning()
         .fetchOne(JooqDeadLetterRepository::toLetter);
   }
@@ -85,6 +119,79 @@ public final class JooqDeadLetterRepository implements DeadLetterRepository {
         .orderBy(BUS_DEAD_LETTERS.DEAD_AT.desc(), BUS_DEAD_LETTERS.ID.desc())
         .limit(limit)
         .fetch(JooqDeadLetterRepository::toLetter);
+  }
+
+  @Override
+  public List<DeadLetter> page(boolean includeReplayed, Optional<DeadLetterKey> before, int limit) {
+    Condition where = open(includeReplayed);
+    if (before.isPresent()) {
+      where =
+          where.and(
+              DSL.row(BUS_DEAD_LETTERS.DEAD_AT, BUS_DEAD_LETTERS.ID)
+                  .lt(utc(before.get().deadAt()), before.get().id()));
+    }
+    return PgTx.dsl()
+        .selectFrom(BUS_DEAD_LETTERS)
+        .where(where)
+        .orderBy(BUS_DEAD_LETTERS.DEAD_AT.desc(), BUS_DEAD_LETTERS.ID.desc())
+        .limit(limit)
+        .fetch(JooqDeadLetterRepository::toLetter);
+  }
+
+  @Override
+  public long countUpTo(boolean includeReplayed, int cap) {
+    Table<?> bounded =
+        PgTx.dsl()
+            .select(inline(1).as("one"))
+            .from(BUS_DEAD_LETTERS)
+            .where(open(includeReplayed))
+            .limit(cap)
+            .asTable("bounded");
+    return PgTx.dsl().selectCount().from(bounded).fetchSingle().value1();
+  }
+
+  // The entries are read by PostgreSQL, one row per element in array order, so the module needs no
+  // JSON library: element k of errors for k in 0 .. jsonb_array_length(errors) - 1.
+  @Override
+  public Optional<List<DeadLetterError>> errors(UUID id) {
+    if (!PgTx.dsl().fetchExists(BUS_DEAD_LETTERS, BUS_DEAD_LETTERS.ID.eq(id))) {
+      return Optional.empty();
+    }
+    Table<Record1<Integer>> positions =
+        lateral(
+                DSL.generateSeries(
+                    inline(0),
+                    DSL.function("jsonb_array_length", Integer.class, BUS_DEAD_LETTERS.ERRORS)
+                        .minus(1)))
+            .as("e", "k");
+    Field<Integer> k = positions.field(0, Integer.class);
+    Field<JSONB> entry = jsonbGetElement(BUS_DEAD_LETTERS.ERRORS, k);
+    List<DeadLetterError> errors = new ArrayList<>();
+    PgTx.dsl()
+        .select(
+            jsonbGetAttributeAsText(entry, "at").cast(SQLDataType.TIMESTAMPWITHTIMEZONE),
+            jsonbGetAttributeAsText(entry, "deliveries").cast(SQLDataType.INTEGER),
+            jsonbGetAttributeAsText(entry, "kind"),
+            jsonbGetAttributeAsText(entry, "error"),
+            jsonbGetAttributeAsText(entry, "message"))
+        .from(BUS_DEAD_LETTERS)
+        .crossJoin(positions)
+        .where(BUS_DEAD_LETTERS.ID.eq(id))
+        .orderBy(k)
+        .forEach(
+            e ->
+                errors.add(
+                    new DeadLetterError(
+                        e.value1().toInstant(),
+                        e.value2(),
+                        e.value3(),
+                        Optional.ofNullable(e.value4()).orElse(""),
+                        Optional.ofNullable(e.value5()).orElse(""))));
+    return Optional.of(errors);
+  }
+
+  private static Condition open(boolean includeReplayed) {
+    return includeReplayed ? DSL.noCondition() : BUS_DEAD_LETTERS.REPLAYED_AT.isNull();
   }
 
   @Override

@@ -3,10 +3,12 @@ package dev.bothy.platform.jobs.runtime;
 import dev.bothy.kernel.BothyException;
 import dev.bothy.kernel.Clock;
 import dev.bothy.kernel.txn.UnitOfWork;
+import dev.bothy.platform.jobs.JobActivity;
 import dev.bothy.platform.jobs.JobAdmin;
 import dev.bothy.platform.jobs.JobState;
 import dev.bothy.platform.jobs.JobView;
 import dev.bothy.platform.jobs.QueueCount;
+import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -47,6 +49,14 @@ public final class JobAdminService implements JobAdmin {
       throw BothyException.invalid("the limit must be at least 1: " + limit);
     }
     return unitOfWork.run(() -> store.page(state, kind, before, limit));
+  }
+
+  @Override
+  public JobActivity activity(Instant from, Instant to) {
+    if (to.isBefore(from)) {
+      throw BothyException.invalid("the span ends before it starts: " + from + " to " + to);
+    }
+    return unitOfWork.run(() -> store.activity(from, to));
   }
 
   @Override

@@ -11,6 +11,8 @@ import static org.jooq.impl.DSL.lateral;
 import static org.jooq.impl.DSL.val;
 
 import dev.bothy.db.tables.records.JobsRecord;
+import dev.bothy.kernel.Ids;
+import dev.bothy.platform.jobs.JobActivity;
 import dev.bothy.platform.jobs.JobError;
 import dev.bothy.platform.jobs.JobState;
 import dev.bothy.platform.jobs.JobView;
@@ -66,6 +68,32 @@ final class JobAdminStore {
             .limit(limit)
             .asTable("bounded");
     return PgTx.dsl().selectCount().from(bounded).fetchSingle().value1();
+  }
+
+  /**
+   * Three counts over ranges of the primary key and of {@code jobs_finalized}, in one statement.
+   */
+  JobActivity activity(Instant from, Instant to) {
+    Field<Integer> created =
+        DSL.selectCount()
+            .from(JOBS)
+            .where(JOBS.ID.ge(Ids.lowestAt(from)).and(JOBS.ID.lt(Ids.lowestAt(to))))
+            .asField("created");
+    return PgTx.dsl()
+        .select(
+            created,
+            finalized(JobState.COMPLETED, from, to),
+            finalized(JobState.DISCARDED, from, to))
+        .fetchSingle(r -> new JobActivity(r.value1(), r.value2(), r.value3()));
+  }
+
+  private static Field<Integer> finalized(JobState state, Instant from, Instant to) {
+    return DSL.selectCount()
+        .from(JOBS)
+        .where(JOBS.STATE.eq(JobStore.state(state)))
+        .and(JOBS.FINALIZED_AT.ge(utc(from)))
+        .and(JOBS.FINALIZED_AT.lt(utc(to)))
+        .asField(state.code());
   }
 
   private static Condition filter(Optional<JobState> state, Optional<String> kind) {

@@ -5,6 +5,7 @@ import static dev.bothy.db.Tables.WEBHOOK_ATTEMPTS;
 import dev.bothy.db.tables.records.WebhookAttemptsRecord;
 import dev.bothy.platform.pg.PgTx;
 import dev.bothy.webhooks.Attempt;
+import dev.bothy.webhooks.AttemptKey;
 import dev.bothy.webhooks.DeliveryOutcome;
 import dev.bothy.webhooks.app.AttemptRepository;
 import java.time.Duration;
@@ -17,6 +18,7 @@ import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.UUID;
 import org.jooq.Condition;
+import org.jooq.Table;
 import org.jooq.impl.DSL;
 
 /** The store of {@code webhook_attempts}, through the current unit's transaction. */
@@ -80,6 +82,35 @@ public final class JooqAttemptRepository implements AttemptRepository {
         .orderBy(WEBHOOK_ATTEMPTS.ATTEMPTED_AT.desc(), WEBHOOK_ATTEMPTS.ID.desc())
         .limit(limit)
         .fetch(JooqAttemptRepository::toAttempt);
+  }
+
+  @Override
+  public List<Attempt> page(UUID subscriptionId, Optional<AttemptKey> before, int limit) {
+    Condition where = WEBHOOK_ATTEMPTS.SUBSCRIPTION_ID.eq(subscriptionId);
+    if (before.isPresent()) {
+      where =
+          where.and(
+              DSL.row(WEBHOOK_ATTEMPTS.ATTEMPTED_AT, WEBHOOK_ATTEMPTS.ID)
+                  .lt(utc(before.get().attemptedAt()), before.get().id()));
+    }
+    return PgTx.dsl()
+        .selectFrom(WEBHOOK_ATTEMPTS)
+        .where(where)
+        .orderBy(WEBHOOK_ATTEMPTS.ATTEMPTED_AT.desc(), WEBHOOK_ATTEMPTS.ID.desc())
+        .limit(limit)
+        .fetch(JooqAttemptRepository::toAttempt);
+  }
+
+  @Override
+  public long countUpTo(UUID subscriptionId, int cap) {
+    Table<?> bounded =
+        PgTx.dsl()
+            .select(DSL.inline(1).as("one"))
+            .from(WEBHOOK_ATTEMPTS)
+            .where(WEBHOOK_ATTEMPTS.SUBSCRIPTION_ID.eq(subscriptionId))
+            .limit(cap)
+            .asTable("bounded");
+    return PgTx.dsl().selectCount().from(bounded).fetchSingle().value1();
   }
 
   @Override
