@@ -13,9 +13,9 @@ import java.util.regex.Pattern;
  * 19, item 7; D-NT-2). A server of 2.10 or newer takes several filter subjects on one consumer
  * ({@code filterSubjects}): the durable gets exactly its handlers' types, sorted, each once. A 2.9
  * server takes one: the durable gets the stream's common subject {@code bothy.events.>}, and
- * dispatch acks every type none of the consumer's handlers takes. The common subject rather than
- * one type even for a one-type consumer: a 2.9 server cannot change a durable's filter, so a
- * consumer that gains a handler keeps working without a new durable.
+ * dispatch acks every type none of the consumer's handlers takes. The common subject even for a
+ * one-type consumer: one rule whatever the number of types, so a 2.9 durable's filter never changes
+ * when a handler is added (the cost is a read and an ack per message of another type).
  *
  * @param subjects the filter subjects to declare, one or more
  * @param exact true when the server delivers only handled types; false when dispatch must ack the
