@@ -18,6 +18,7 @@ import io.nats.client.FetchConsumeOptions;
 import io.nats.client.FetchConsumer;
 import io.nats.client.JetStreamApiException;
 import io.nats.client.JetStreamManagement;
+import io.nats.client.JetStreamStatusCheckedException;
 import io.nats.client.Message;
 import io.nats.client.api.AckPolicy;
 import io.nats.client.api.ConsumerConfiguration;
@@ -222,6 +223,10 @@ public final class NatsConsumerRunner {
         dispatcher.handle(new JetStreamInbound(message));
         message = fetch.nextMessage();
       }
+    } catch (JetStreamStatusCheckedException | RuntimeException e) {
+      // A status of the server (the durable deleted, say): ask for a fresh context next time.
+      context = null;
+      throw e;
     } finally {
       // Not try-with-resources: close() may throw InterruptedException (-Xlint:try).
       fetch.close();
