@@ -1,5 +1,7 @@
 package dev.bothy.bus;
 
+import dev.bothy.bus.adapters.nats.CoreNotices;
+import dev.bothy.bus.adapters.nats.NatsConsumerRunner;
 import dev.bothy.bus.adapters.postgres.JooqDeadLetterRepository;
 import dev.bothy.bus.adapters.postgres.JooqDeliveryRepository;
 import dev.bothy.bus.app.DeadLetterService;
@@ -7,17 +9,26 @@ import dev.bothy.bus.app.DeliveryRetentionJob;
 import dev.bothy.bus.app.Dispatch;
 import dev.bothy.bus.app.DispatchJob;
 import dev.bothy.bus.app.HandlerRegistry;
+import dev.bothy.bus.app.KeepAlive;
 import dev.bothy.bus.app.LogDispatchConsumer;
+import dev.bothy.bus.app.NatsDispatcher;
+import dev.bothy.bus.app.Notices;
+import dev.bothy.bus.domain.ConsumerFilters;
 import dev.bothy.kernel.Clock;
 import dev.bothy.kernel.txn.UnitOfWork;
 import dev.bothy.platform.jobs.JobsModule;
 import dev.bothy.platform.lifecycle.Lifecycle;
+import dev.bothy.platform.lifecycle.StopPhase;
 import dev.bothy.sync.ConsumerName;
 import dev.bothy.sync.PayloadCodec;
 import dev.bothy.sync.SyncModule;
+import io.nats.client.Connection;
+import io.nats.client.JetStreamManagement;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,13 +36,15 @@ import org.slf4j.LoggerFactory;
  * The wiring entry of bus dispatch, built in every role with or without NATS: the registry of every
  * module's {@link BusConsumer}s, the dedupe table and the dead letters, the job kinds {@code
  * bus.dispatch} and {@code bus.delivery_retention} (with its periodic job), and in {@code worker}
- * and {@code all} the log transport, the worker consumer {@code bus} (ADR 0024).
+ * and {@code all} one transport: the NATS durables when {@code bus.nats.url} is set, else the log
+ * transport, the worker consumer {@code bus} (ADR 0024).
  *
  * <pre>{@code
  * BusDispatchModule dispatch = new BusDispatchModule(settings, uow, jobs, sync, codec, metrics, clock);
  * dispatch.register("system", system.busConsumers()); // every module, every role
  * dispatch.checkAtStart(lifecycle, sync);             // every role: names and event types
- * dispatch.registerLogConsumer(sync);                  // worker and all
+ * dispatch.registerLogConsumer(sync);                  // worker and all, without NATS
+ * dispatch.startNatsConsumers(lifecycle, bus, settings); // worker and all, with bus.nats.url
  * }</pre>
  */
 public final class BusDispatchModule {
@@ -63,6 +76,9 @@ public final class BusDispatchModule {
   private final HandlerRegistry registry = new HandlerRegistry();
   private final LogDispatchConsumer logConsumer;
   private final DeadLetterService deadLetters;
+  private final Dispatch dispatch;
+  private final AtomicReference<Notices> live = new AtomicReference<>(Notices.NONE);
+  private final List<NatsConsumerRunner> runners = new CopyOnWriteArrayList<>();
 
   /**
    * Builds the module and registers its job kinds.
@@ -87,7 +103,8 @@ public final class BusDispatchModule {
     Objects.requireNonNull(settings, "settings");
     JooqDeliveryRepository deliveries = new JooqDeliveryRepository();
     JooqDeadLetterRepository letters = new JooqDeadLetterRepository();
-    Dispatch dispatch =
+    // The live hints go to NATS once its consumers started; until then (and without NATS) nowhere.
+    this.dispatch =
         new Dispatch(
             unitOfWork,
             sync.appender(),
@@ -96,7 +113,8 @@ public final class BusDispatchModule {
             letters,
             metrics,
             clock,
-            settings.errorMessageMaxChars());
+            settings.errorMessageMaxChars(),
+            (subject, body) -> live.get().publish(subject, body));
     jobs.register(new DispatchJob(registry, dispatch, sync.eventLog()).kind(settings.jobTimeout()));
     jobs.register(
         DeliveryRetentionJob.kind(
@@ -156,6 +174,75 @@ public final class BusDispatchModule {
     }
     sync.registerConsumer(ConsumerName.BUS, logConsumer);
     return true;
+  }
+
+  /**
+   * Adds the NATS transport of every registered bus consumer (ADR 0024), in {@code worker} and
+   * {@code all} when {@code bus.nats.url} is set, instead of {@link #registerLogConsumer}. Its
+   * start step {@code bus_nats_consumers}, after the bus's, creates or updates each durable ({@code
+   * filterSubjects} on a server of 2.10 or newer, the stream's common subject on 2.9), starts the
+   * keep-alive loop and one pull loop per durable, and sends live hints and dead-letter notices on
+   * the connection from then on. Its stop step in {@link StopPhase#CONSUMERS} gets what remains of
+   * {@code shutdown.totalTimeout} for the running dispatches.
+   *
+   * @param lifecycle the process lifecycle
+   * @param bus the bus, whose start step {@code bus} was added before
+   * @param settings {@code bus.consumers.*}
+   * @return false when no module declared a bus consumer (nothing added)
+   */
+  public boolean startNatsConsumers(
+      Lifecycle lifecycle, BusModule bus, BusConsumerSettings settings) {
+    Objects.requireNonNull(settings, "settings");
+    if (registry.isEmpty()) {
+      return false;
+    }
+    AtomicReference<KeepAlive> keepAlive = new AtomicReference<>(KeepAlive.NONE);
+    lifecycle.onStart(
+        "bus_nats_consumers",
+        () -> {
+          Connection connection = bus.connection();
+          JetStreamManagement jsm = bus.management();
+          String version = connection.getServerInfo().getVersion();
+          keepAlive.set(KeepAlive.start(settings.keepAliveInterval(), lifecycle::fail));
+          live.set(new CoreNotices(connection));
+          for (BusConsumer consumer : registry.consumers()) {
+            ConsumerFilters filters = NatsConsumerRunner.ensure(jsm, consumer, version, settings);
+            NatsConsumerRunner runner =
+                new NatsConsumerRunner(
+                    connection,
+                    consumer,
+                    new NatsDispatcher(consumer, registry, dispatch, keepAlive.get(), live.get()),
+                    settings,
+                    lifecycle::fail);
+            runner.start();
+            runners.add(runner);
+            LOG.info(
+                "bus consumer started on NATS: bothy.bus.durable={} server_version={}"
+                    + " filter_subjects={}",
+                consumer.durable(),
+                version,
+                filters.subjects());
+          }
+        });
+    lifecycle.onStopWithRest(
+        StopPhase.CONSUMERS,
+        "bus_nats_consumers",
+        budget -> {
+          NatsConsumerRunner.stopAll(runners, budget);
+          // Nothing is held once the pulls ended: the keep-alive's tick ends at once.
+          keepAlive.get().stop(budget);
+          live.set(Notices.NONE);
+        });
+    return true;
+  }
+
+  /**
+   * Returns the sampled counts of this process's NATS durables, for the gauges.
+   *
+   * @return one per started durable; empty on the log transport
+   */
+  public List<BusConsumerState> natsConsumerStates() {
+    return runners.stream().map(NatsConsumerRunner::state).toList();
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.bothy.bus;
 
 import dev.bothy.sync.EventDraft;
+import dev.bothy.sync.ResourceRef;
 import java.util.List;
 import java.util.UUID;
 
@@ -32,6 +33,18 @@ public interface Tx {
    * @param callback the side effect
    */
   void afterCommit(Runnable callback);
+
+  /**
+   * Sends a live hint about a resource once this unit committed, never after a rollback: with
+   * {@code bus.nats.url} a core NATS message on {@code bothy.live.<handler>} (body {@code
+   * {"handler":...,"resource_type":...,"resource_id":...}}, never the payload), which a UI or a
+   * cache may listen to and which carries no guarantee; without NATS nothing, since the follow-on
+   * events reach every {@code GET /v1/events/stream} reader right after the commit (D-F0-5,
+   * D-NT-6).
+   *
+   * @param resource the resource that changed
+   */
+  void liveHint(ResourceRef resource);
 
   /**
    * Returns the handler's name, as stored in {@code event_deliveries.handler}.

@@ -3,6 +3,7 @@ package dev.bothy.wire;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.bothy.api.ApiModule;
 import dev.bothy.api.http.ProblemMapper;
+import dev.bothy.bus.BusConsumer;
 import dev.bothy.bus.BusDispatchModule;
 import dev.bothy.bus.BusModule;
 import dev.bothy.bus.Relay;
@@ -241,9 +242,19 @@ final class Assembly {
             new JobRuntimeMetrics(environment.metrics()),
             tracer);
         webhooks.registerConsumer(sync);
-        // The log transport of bus consumers (ADR 0024): until the NATS transport is built, bus
-        // consumers run on the log in every installation, with or without bus.nats.url.
-        busDispatch.registerLogConsumer(sync);
+        // One transport of bus consumers (ADR 0024): the NATS durables with bus.nats.url, else the
+        // log (the worker consumer bus). Replays of dead letters run as bus.dispatch jobs on both.
+        if (bus.isPresent()) {
+          if (busDispatch.startNatsConsumers(
+              lifecycle, bus.get(), config.bus().consumers().settings())) {
+            BusDispatchMetrics.registerConsumerGauges(
+                environment.metrics(),
+                busDispatch.consumers().stream().map(BusConsumer::durable).toList(),
+                busDispatch::natsConsumerStates);
+          }
+        } else {
+          busDispatch.registerLogConsumer(sync);
+        }
         sync.startConsumers(
             lifecycle, listenConnection(config, ListenerWaker.APPLICATION_NAME), tracer);
       }

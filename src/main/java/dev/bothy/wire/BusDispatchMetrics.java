@@ -1,8 +1,14 @@
 package dev.bothy.wire;
 
+import com.codahale.metrics.Gauge;
 import com.codahale.metrics.MetricRegistry;
+import dev.bothy.bus.BusConsumerState;
 import dev.bothy.bus.DispatchMetrics;
+import java.util.Collection;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import java.util.function.ToLongFunction;
 
 /**
  * The dispatch metrics of bus consumers in the Dropwizard registry, labelled through {@link
@@ -15,7 +21,11 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code bothy_bus_handler_seconds{bothy_bus_handler}}: the handler's unit of work, the
  *       delivery row included (summary);
  *   <li>{@code bothy_bus_dead_letters_total{bothy_bus_handler}}: dead letters written, what the
- *       alert BothyBusDeadLetters watches.
+ *       alert BothyBusDeadLetters watches;
+ *   <li>on NATS, per durable this process pulls from, sampled from its consumer info every {@code
+ *       bus.consumers.infoInterval}: {@code bothy_bus_consumer_pending{bothy_bus_durable}}, {@code
+ *       bothy_bus_consumer_ack_pending{bothy_bus_durable}} and {@code
+ *       bothy_bus_consumer_redelivered{bothy_bus_durable}}.
  * </ul>
  *
  * <p>The handler label's values are the registered handler names, a closed set fixed at start.
@@ -26,6 +36,10 @@ final class BusDispatchMetrics implements DispatchMetrics {
   static final String DEAD_LETTERS = "bothy.bus.dead_letters";
   static final String HANDLER = "bothy_bus_handler";
   static final String OUTCOME = "bothy_bus_outcome";
+  static final String PENDING = "bothy.bus.consumer_pending";
+  static final String ACK_PENDING = "bothy.bus.consumer_ack_pending";
+  static final String REDELIVERED = "bothy.bus.consumer_redelivered";
+  static final String DURABLE = "bothy_bus_durable";
 
   private final MetricRegistry registry;
 
@@ -50,5 +64,41 @@ final class BusDispatchMetrics implements DispatchMetrics {
   @Override
   public void deadLetter(String handler) {
     registry.counter(LabelledDropwizardExports.name(DEAD_LETTERS, HANDLER, handler)).inc();
+  }
+
+  /**
+   * Registers the gauges of the NATS durables this process pulls from; the values are the last
+   * sample, absent before the first one.
+   *
+   * @param registry the metric registry
+   * @param durables the durables' names, a closed set fixed at start
+   * @param states the sampled states ({@code BusDispatchModule.natsConsumerStates})
+   */
+  static void registerConsumerGauges(
+      MetricRegistry registry,
+      Collection<String> durables,
+      Supplier<List<BusConsumerState>> states) {
+    for (String durable : durables) {
+      gauge(registry, PENDING, durable, states, BusConsumerState::pending);
+      gauge(registry, ACK_PENDING, durable, states, BusConsumerState::ackPending);
+      gauge(registry, REDELIVERED, durable, states, BusConsumerState::redelivered);
+    }
+  }
+
+  private static void gauge(
+      MetricRegistry registry,
+      String base,
+      String durable,
+      Supplier<List<BusConsumerState>> states,
+      ToLongFunction<BusConsumerState> value) {
+    registry.register(
+        LabelledDropwizardExports.name(base, DURABLE, durable),
+        (Gauge<Long>)
+            () ->
+                states.get().stream()
+                    .filter(s -> s.durable().equals(durable))
+                    .findFirst()
+                    .map(value::applyAsLong)
+                    .orElse(null));
   }
 }

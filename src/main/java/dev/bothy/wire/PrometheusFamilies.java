@@ -173,6 +173,15 @@ final class PrometheusFamilies {
               "A bus handler's unit of work, its delivery row included."),
           Map.entry("bothy_bus_dead_letters", "Dead letters written, by bus handler."),
           Map.entry(
+              "bothy_bus_consumer_pending",
+              "Messages of a NATS durable not yet delivered (num_pending), last sample."),
+          Map.entry(
+              "bothy_bus_consumer_ack_pending",
+              "Messages of a NATS durable delivered and not answered, nak delays included."),
+          Map.entry(
+              "bothy_bus_consumer_redelivered",
+              "Messages of a NATS durable delivered more than once and not yet answered."),
+          Map.entry(
               "bothy_pool_active_connections", "HikariCP: connections in use by the process."),
           Map.entry("bothy_pool_idle_connections", "HikariCP: idle connections in the pool."),
           Map.entry("bothy_pool_total_connections", "HikariCP: connections in the pool."),

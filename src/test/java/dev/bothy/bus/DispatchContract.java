@@ -35,7 +35,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * The dispatch contract (ADR 0024 and 0025) as one test body for every transport. A subclass says
  * how its transport delivers ({@link Transport}); every assertion reads the database or what the
- * handlers saw, so the same body holds the log transport now and the NATS transport later.
+ * handlers saw, so the same body holds the log transport ({@code LogDispatchTest}) and the NATS
+ * transport ({@code NatsDispatchTest}).
  *
  * <p>The test handlers belong to the module {@code probe}: each counts its calls, writes one row of
  * {@code dispatch_probe} and appends one {@code settings.updated} follow-on event through its

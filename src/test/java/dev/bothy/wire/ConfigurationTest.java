@@ -158,6 +158,22 @@ class ConfigurationTest {
   }
 
   @Test
+  void a_keep_alive_not_shorter_than_the_ack_wait_or_a_batch_over_the_pending_limit_is_refused()
+      throws IOException {
+    Path config =
+        write(
+            "bus:\n  consumers:\n    ackWait: 10s\n    keepAliveInterval: 10s\n"
+                + "    fetchBatch: 8\n    maxAckPending: 4\n");
+
+    CommandLine.Outcome outcome = CommandLine.run("check", config.toString());
+
+    assertThat(outcome.succeeded()).isFalse();
+    assertThat(outcome.err() + outcome.out())
+        .contains("bus.consumers.keepAliveInterval must be shorter than bus.consumers.ackWait")
+        .contains("bus.consumers.fetchBatch must not exceed bus.consumers.maxAckPending");
+  }
+
+  @Test
   void a_url_that_is_not_a_nats_url_is_refused_without_showing_it() throws IOException {
     Path config = write("bus:\n  nats:\n    url: 'http://nats.example.com:4222'\n");
 

@@ -14,6 +14,8 @@ import dev.bothy.sync.Appender;
 import dev.bothy.sync.Event;
 import dev.bothy.sync.EventDraft;
 import dev.bothy.sync.PayloadCodec;
+import dev.bothy.sync.ResourceRef;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -67,6 +69,10 @@ public final class Dispatch {
   private final DispatchMetrics metrics;
   private final Clock clock;
   private final int errorMessageMaxChars;
+  private final Notices live;
+
+  /** The subject prefix of the live hints; the handler's name follows it. */
+  public static final String LIVE_SUBJECT_PREFIX = "bothy.live.";
 
   /**
    * Creates the dispatch.
@@ -90,6 +96,43 @@ public final class Dispatch {
       DispatchMetrics metrics,
       Clock clock,
       int errorMessageMaxChars) {
+    this(
+        unitOfWork,
+        appender,
+        codec,
+        deliveries,
+        deadLetters,
+        metrics,
+        clock,
+        errorMessageMaxChars,
+        Notices.NONE);
+  }
+
+  /**
+   * Creates the dispatch with a live channel.
+   *
+   * @param unitOfWork the unit of work of the handlers' transactions
+   * @param appender the event log's appender, behind {@link Tx#append}
+   * @param codec decodes payloads into the event types' records
+   * @param deliveries the dedupe table's store
+   * @param deadLetters the dead letters' store
+   * @param metrics where outcomes, durations and dead letters are counted
+   * @param clock the delivery time
+   * @param errorMessageMaxChars {@code jobs.errorMessageMaxChars}
+   * @param live where {@link Tx#liveHint} publishes after the commit ({@link Notices#NONE} without
+   *     NATS)
+   */
+  public Dispatch(
+      UnitOfWork unitOfWork,
+      Appender appender,
+      PayloadCodec codec,
+      DeliveryRepository deliveries,
+      DeadLetterRepository deadLetters,
+      DispatchMetrics metrics,
+      Clock clock,
+      int errorMessageMaxChars,
+      Notices live) {
+    this.live = Objects.requireNonNull(live, "live");
     this.unitOfWork = Objects.requireNonNull(unitOfWork, "unitOfWork");
     this.appender = Objects.requireNonNull(appender, "appender");
     this.codec = Objects.requireNonNull(codec, "codec");
@@ -217,6 +260,18 @@ public final class Dispatch {
     metrics.deadLetter(registered.handler().name());
   }
 
+  private static byte[] liveBody(String handler, ResourceRef resource) {
+    String type = resource.type().replace("\\", "\\\\").replace("\"", "\\\"");
+    return ("{\"handler\":\""
+            + handler
+            + "\",\"resource_type\":\""
+            + type
+            + "\",\"resource_id\":\""
+            + resource.id()
+            + "\"}")
+        .getBytes(StandardCharsets.UTF_8);
+  }
+
   /** The handler's view of its unit of work. */
   private final class HandlerTx implements Tx {
     private final String handler;
@@ -233,6 +288,13 @@ public final class Dispatch {
     @Override
     public void afterCommit(Runnable callback) {
       unitOfWork.afterCommit(callback);
+    }
+
+    @Override
+    public void liveHint(ResourceRef resource) {
+      Objects.requireNonNull(resource, "resource");
+      byte[] body = liveBody(handler, resource);
+      unitOfWork.afterCommit(() -> live.publish(LIVE_SUBJECT_PREFIX + handler, body));
     }
 
     @Override

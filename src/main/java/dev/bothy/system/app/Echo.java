@@ -14,10 +14,12 @@ import java.util.Optional;
 
 /**
  * The bus handler {@code system.echo} of flow 00: marks the ping echoed with a guarded update and
- * appends {@code system.echoed} in the same transaction. A redelivery after the commit never runs
- * it (the delivery row), and a run whose ping is already echoed changes and appends nothing. The
- * live hint on the log transport is {@code system.echoed} itself, which the event stream hands its
- * readers right after this commit (D-F0-5).
+ * appends {@code system.echoed} in the same transaction, then asks for a live hint after the commit
+ * ({@code Tx.liveHint}: a core NATS message on {@code bothy.live.system.echo} with {@code
+ * bus.nats.url}; without NATS the hint is {@code system.echoed} itself, which the event stream
+ * hands its readers right after this commit, D-F0-5, D-NT-6). A redelivery after the commit never
+ * runs it (the delivery row), and a run whose ping is already echoed changes, appends and hints
+ * nothing.
  */
 public final class Echo implements BusHandler.Function<Pinged> {
   /** The handler's name, the key of its rows in {@code event_deliveries}. */
@@ -39,11 +41,13 @@ public final class Echo implements BusHandler.Function<Pinged> {
     if (!repository.markEchoed(event.payload().pingId(), at)) {
       return;
     }
+    ResourceRef ping = new ResourceRef(SystemEvents.PING, event.payload().pingId());
     tx.append(
         new EventDraft(
             SystemEvents.ECHOED.name(),
-            new ResourceRef(SystemEvents.PING, event.payload().pingId()),
+            ping,
             Optional.empty(),
             new Echoed(event.payload().pingId(), event.id())));
+    tx.liveHint(ping);
   }
 }

@@ -20,6 +20,9 @@ public class BusConfig {
   /** The {@code bus.dispatch} subsection. */
   @Valid @NotNull @JsonProperty private BusDispatchConfig dispatch = new BusDispatchConfig();
 
+  /** The {@code bus.consumers} subsection. */
+  @Valid @NotNull @JsonProperty private BusConsumersConfig consumers = new BusConsumersConfig();
+
   /**
    * Returns {@code bus.nats}.
    *
@@ -45,6 +48,15 @@ public class BusConfig {
    */
   public BusDispatchConfig dispatch() {
     return dispatch;
+  }
+
+  /**
+   * Returns {@code bus.consumers}.
+   *
+   * @return the subsection
+   */
+  public BusConsumersConfig consumers() {
+    return consumers;
   }
 
   /**

@@ -158,6 +158,22 @@ public final class CrossKeyChecks {
     }
   }
 
+  private static void consumers(BusConsumersConfig consumers, List<String> problems) {
+    if (consumers == null) {
+      return;
+    }
+    if (consumers.keepAliveInterval() != null
+        && consumers.ackWait() != null
+        && consumers.keepAliveInterval().toNanoseconds() >= consumers.ackWait().toNanoseconds()) {
+      problems.add(
+          "bus.consumers.keepAliveInterval must be shorter than bus.consumers.ackWait, or a"
+              + " long handler's message is delivered again while it runs");
+    }
+    if (consumers.fetchBatch() > consumers.maxAckPending()) {
+      problems.add("bus.consumers.fetchBatch must not exceed bus.consumers.maxAckPending");
+    }
+  }
+
   private static void bus(BusConfig bus, SyncConfig sync, List<String> problems) {
     if (bus == null || bus.nats() == null) {
       return;
@@ -197,6 +213,7 @@ public final class CrossKeyChecks {
               + " events the log still holds and a republish finds them missing");
     }
     dispatch(bus, sync, problems);
+    consumers(bus.consumers(), problems);
     BusRelayConfig relay = bus.relay();
     if (relay == null) {
       return;

@@ -110,6 +110,7 @@ class SystemPingsTest {
     JsonNode echoed = awaitEchoed(id);
     JooqPingRepository pings = new JooqPingRepository();
     List<EventDraft> appended = new ArrayList<>();
+    List<ResourceRef> hinted = new ArrayList<>();
     Tx tx =
         new Tx() {
           @Override
@@ -120,6 +121,11 @@ class SystemPingsTest {
 
           @Override
           public void afterCommit(Runnable callback) {}
+
+          @Override
+          public void liveHint(ResourceRef resource) {
+            hinted.add(resource);
+          }
 
           @Override
           public String handler() {
@@ -146,6 +152,7 @@ class SystemPingsTest {
             });
 
     assertThat(appended).isEmpty();
+    assertThat(hinted).as("no live hint for a change that did not happen").isEmpty();
     assertThat(APP.app().unitOfWork().run(() -> pings.find(pingId)).orElseThrow().status())
         .isEqualTo(PingStatus.ECHOED);
     assertThat(json(APP.app().get("/v1/system/pings/" + id, ApiApp.ALEX_SYSTEM))).isEqualTo(echoed);

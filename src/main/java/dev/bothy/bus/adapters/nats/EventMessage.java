@@ -1,8 +1,13 @@
 package dev.bothy.bus.adapters.nats;
 
 import dev.bothy.sync.Event;
+import dev.bothy.sync.ResourceRef;
 import io.nats.client.impl.Headers;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.Optional;
+import java.util.UUID;
 
 /**
  * How an event travels on the stream: the body is the event as {@code GET /v1/events} shows it
@@ -57,6 +62,117 @@ public final class EventMessage {
     // The payload is the stored jsonb's text: JSON already.
     json.append(",\"payload\":").append(event.payload()).append('}');
     return json.toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  /**
+   * Reads an event back from a body {@link #body} wrote, the inverse of it: the fields in their
+   * written order and the payload as the stored text, byte for byte.
+   *
+   * @param body the message's body
+   * @param traceparent the message's {@value #TRACEPARENT} header, or null
+   * @return the event, or empty when the body is not one {@link #body} writes (the message is not
+   *     an event of the log)
+   */
+  public static Optional<Event> parse(byte[] body, String traceparent) {
+    try {
+      Reader r = new Reader(new String(body, StandardCharsets.UTF_8));
+      r.expect("{\"seq\":");
+      long seq = Long.parseLong(r.until(','));
+      r.expect(",\"id\":");
+      UUID id = UUID.fromString(r.string());
+      r.expect(",\"type\":");
+      String type = r.string();
+      r.expect(",\"occurred_at\":");
+      Instant occurredAt = Instant.parse(r.string());
+      r.expect(",\"resource\":{\"type\":");
+      String resourceType = r.string();
+      r.expect(",\"id\":");
+      UUID resourceId = UUID.fromString(r.string());
+      r.expect("},\"actor\":");
+      Optional<UUID> actor =
+          r.skipIf("null") ? Optional.empty() : Optional.of(UUID.fromString(r.string()));
+      r.expect(",\"payload\":");
+      String payload = r.restBeforeLast('}');
+      return Optional.of(
+          new Event(
+              seq,
+              id,
+              type,
+              occurredAt,
+              new ResourceRef(resourceType, resourceId),
+              actor,
+              payload,
+              Optional.ofNullable(traceparent)));
+    } catch (IllegalArgumentException | DateTimeParseException | IndexOutOfBoundsException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** A cursor over a body; every mismatch is an {@link IllegalArgumentException}. */
+  private static final class Reader {
+    private final String text;
+    private int at;
+
+    Reader(String text) {
+      this.text = text;
+    }
+
+    void expect(String literal) {
+      if (!text.startsWith(literal, at)) {
+        throw new IllegalArgumentException("not an event message");
+      }
+      at += literal.length();
+    }
+
+    boolean skipIf(String literal) {
+      if (text.startsWith(literal, at)) {
+        at += literal.length();
+        return true;
+      }
+      return false;
+    }
+
+    String until(char end) {
+      int stop = text.indexOf(end, at);
+      if (stop < 0) {
+        throw new IllegalArgumentException("not an event message");
+      }
+      String part = text.substring(at, stop);
+      at = stop;
+      return part;
+    }
+
+    /** A JSON string as {@link EventMessage#string} writes it. */
+    String string() {
+      expect("\"");
+      StringBuilder out = new StringBuilder();
+      while (true) {
+        char c = text.charAt(at++);
+        if (c == '"') {
+          return out.toString();
+        }
+        if (c == '\\') {
+          char e = text.charAt(at++);
+          if (e == 'u') {
+            out.append((char) Integer.parseInt(text.substring(at, at + 4), 16));
+            at += 4;
+          } else if (e == '"' || e == '\\') {
+            out.append(e);
+          } else {
+            throw new IllegalArgumentException("not an event message");
+          }
+        } else {
+          out.append(c);
+        }
+      }
+    }
+
+    String restBeforeLast(char last) {
+      if (text.isEmpty() || text.charAt(text.length() - 1) != last || text.length() - 1 <= at) {
+        throw new IllegalArgumentException("not an event message");
+      }
+      return text.substring(at, text.length() - 1);
+    }
   }
 
   private static void string(StringBuilder json, String value) {
