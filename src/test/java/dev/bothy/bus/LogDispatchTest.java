@@ -11,6 +11,7 @@ import dev.bothy.bus.domain.Verdict;
 import dev.bothy.bus.domain.VerdictRules;
 import dev.bothy.kernel.BothyException;
 import dev.bothy.kernel.Ids;
+import dev.bothy.kernel.txn.Phase;
 import dev.bothy.platform.jobs.JobContext;
 import dev.bothy.platform.jobs.JobEnd;
 import dev.bothy.platform.jobs.JobKind;
@@ -27,6 +28,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -152,6 +154,32 @@ class LogDispatchTest extends DispatchContract {
                 "SELECT count(*) FROM (SELECT unique_key FROM jobs GROUP BY unique_key"
                     + " HAVING count(*) > 1) d"))
         .isZero();
+  }
+
+  @Test
+  void an_acked_attempt_runs_two_units_the_event_read_and_the_handler_with_its_delivery_row()
+      throws SQLException {
+    parts =
+        new DispatchParts(
+            PG.app(),
+            new BusConsumer(
+                "probe_main",
+                List.of(handler("probe.ok", call -> call == 1 ? unavailable() : null))));
+    AtomicInteger units = new AtomicInteger();
+    parts.log.hooks.register(Phase.AUDIT, "test.count_units", units::incrementAndGet);
+    transport = transport(parts);
+    Event e = parts.appendOne();
+    assertThat(transport.deliver(e, 1)).isEqualTo(Verdict.NAK);
+    QueuedJob job = jobsOf(e.id()).get(0);
+    units.set(0);
+
+    // The dead-letter check runs in the handler's unit, not in a unit of its own: every unit
+    // costs a pooled connection, the timeouts and a commit, per event (bench/run.sh bus-dispatch).
+    assertThat(attempt(parts, job, 2)).isEqualTo(Verdict.ACK);
+    assertThat(units.get()).isEqualTo(2);
+    assertThat(calls("probe.ok")).isEqualTo(2);
+    assertThat(count("SELECT count(*) FROM event_deliveries WHERE handler = 'probe.ok'"))
+        .isEqualTo(1);
   }
 
   @Test
