@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Webhooks benchmark: deliveries per second from a running all role to a receiver on
-# 127.0.0.1 (webhooks.allowedNetworks [127.0.0.0/8], webhooks.allowPlainHttp) with 1 and with
+# 127.0.0.1 (webhooks.allowedNetworks [127.0.0.0/8], webhooks.allowPlainHttp, webhooks.maxRateLimit
+# 100000 and subscriptions that ask for it) with 1 and with
 # 100 subscriptions, side by side with the ceiling (the same signed POSTs of the same body from
 # a plain Java HTTP client loop at the webhooks queue's default concurrency, no database); then
 # the latency from an append's commit to the receiver at 200 events/s.

@@ -43,6 +43,8 @@ class JobRuntimeTest {
 
   record EndArgs(UUID id, boolean snooze) {}
 
+  record BriefSnoozeArgs(UUID id) {}
+
   record HandBackArgs(UUID id) {}
 
   enum Colour {
@@ -132,7 +134,21 @@ class JobRuntimeTest {
                   }
                 })
             .build());
+    jobs.registry.register(
+        JobKind.builder(
+                "test.brief_snooze",
+                BriefSnoozeArgs.class,
+                (ctx, args) -> {
+                  int n =
+                      runs.computeIfAbsent(args.id(), k -> new AtomicInteger()).incrementAndGet();
+                  if (n == 1) {
+                    throw ctx.snooze(BRIEF_SNOOZE);
+                  }
+                })
+            .build());
   }
+
+  private static final Duration BRIEF_SNOOZE = Duration.ofSeconds(1);
 
   @AfterEach
   void tearDown() {
@@ -487,6 +503,37 @@ class JobRuntimeTest {
     clock.advance(Duration.ofMinutes(5));
     await("worked after the snooze", () -> state(snoozer) == JobState.COMPLETED);
     assertThat(jobs.admin.show(snoozer).attempt()).isEqualTo(1);
+  }
+
+  @Test
+  void a_snoozed_job_is_fetched_when_it_is_due_not_at_the_next_poll() throws Exception {
+    // A poll far beyond the test's wait and no insert to notify: only the runtime's own wake at
+    // the end of the snooze can fetch the job again (D-WF-2; the webhooks rate limit snoozes
+    // deliveries to the next one-second window).
+    JobSettings base = settings();
+    JobSettings slowPoll =
+        new JobSettings(
+            base.queues(),
+            Duration.ofMinutes(10),
+            base.retryBaseDelay(),
+            base.retryMaxDelay(),
+            base.rescueAfter(),
+            base.completedRetention(),
+            base.discardedRetention(),
+            base.maintenanceInterval(),
+            base.cleanerBatchSize(),
+            base.errorMessageMaxChars(),
+            base.listenReconnectBackoffCap());
+    jobs.registry.freeze();
+    PgJobRuntime runtime = jobs.runtime(PG.app(), slowPoll);
+    runtime.start();
+    UUID id = Ids.newId();
+    UUID job = insert(new BriefSnoozeArgs(id));
+    await("snoozed", () -> runs.containsKey(id) && state(job) == JobState.SCHEDULED);
+    clock.advance(BRIEF_SNOOZE);
+
+    await("worked again after the snooze", () -> state(job) == JobState.COMPLETED);
+    assertThat(runs.get(id)).hasValue(2);
   }
 
   @Test

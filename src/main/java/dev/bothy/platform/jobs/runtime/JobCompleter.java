@@ -23,6 +23,7 @@ import java.util.UUID;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,6 +45,7 @@ final class JobCompleter {
   private final JobSettings settings;
   private final JobMetrics metrics;
   private final Sleeper sleeper;
+  private final BiConsumer<String, Duration> wakeAfter;
   private final LinkedBlockingQueue<UUID> completions = new LinkedBlockingQueue<>();
   private final ServiceLoop loop;
   private volatile boolean stopping;
@@ -57,7 +59,9 @@ final class JobCompleter {
       JobSettings settings,
       JobMetrics metrics,
       Sleeper sleeper,
+      BiConsumer<String, Duration> wakeAfter,
       Consumer<Throwable> onFatal) {
+    this.wakeAfter = wakeAfter;
     this.unitOfWork = unitOfWork;
     this.registry = registry;
     this.store = store;
@@ -173,8 +177,14 @@ final class JobCompleter {
   private void record(FetchedJob job, Throwable failure, JobEnd end, long nanos) {
     Instant now = clock.now();
     if (end != null && end.verb() == JobEnd.Verb.SNOOZE) {
-      unitOfWork.run(() -> store.snooze(job.id(), clientId, now.plus(end.delay())));
+      boolean snoozed =
+          unitOfWork.run(() -> store.snooze(job.id(), clientId, now.plus(end.delay())));
       metrics.worked(job.kind(), JobMetrics.Outcome.SNOOZED, nanos);
+      if (snoozed) {
+        // Nothing notifies when a snooze ends: without this wake the job would wait for the next
+        // poll, up to jobs.pollInterval after it is due (D-WF-2).
+        registry.byName(job.kind()).ifPresent(r -> wakeAfter.accept(r.kind().queue(), end.delay()));
+      }
     } else if (end != null) {
       unitOfWork.run(() -> store.cancelByWork(job.id(), clientId, now, cut(end.getMessage())));
       metrics.worked(job.kind(), JobMetrics.Outcome.CANCELLED, nanos);

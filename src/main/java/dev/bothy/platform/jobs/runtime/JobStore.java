@@ -12,11 +12,13 @@ import static org.jooq.impl.DSL.when;
 
 import dev.bothy.platform.jobs.JobState;
 import dev.bothy.platform.pg.PgTx;
+import dev.bothy.platform.pg.RenderedQuery;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -51,6 +53,44 @@ final class JobStore {
   private static final Condition FETCHABLE =
       JOBS.STATE.in(
           state(JobState.AVAILABLE), state(JobState.SCHEDULED), state(JobState.RETRYABLE));
+
+  // The fetch and the completion run for every job, rendered once (D-WF-1).
+  private static final RenderedQuery FETCH =
+      RenderedQuery.of(
+          () ->
+              DSL.update(JOBS)
+                  .set(JOBS.STATE, state(JobState.RUNNING))
+                  .set(JOBS.ATTEMPT, JOBS.ATTEMPT.plus(inline(1)))
+                  .set(JOBS.ATTEMPTED_AT, DSL.param("now", JOBS.ATTEMPTED_AT))
+                  .set(JOBS.ATTEMPTED_BY, DSL.param("clientId", JOBS.ATTEMPTED_BY))
+                  .where(
+                      JOBS.ID.in(
+                          select(JOBS.ID)
+                              .from(JOBS)
+                              .where(JOBS.QUEUE.eq(DSL.param("queue", JOBS.QUEUE)))
+                              .and(FETCHABLE)
+                              .and(JOBS.SCHEDULED_AT.le(DSL.param("due", JOBS.SCHEDULED_AT)))
+                              .orderBy(JOBS.PRIORITY, JOBS.SCHEDULED_AT, JOBS.ID)
+                              .limit(DSL.param("limit", Integer.class))
+                              .forUpdate()
+                              .skipLocked()))
+                  .returning(
+                      JOBS.ID,
+                      JOBS.KIND,
+                      JOBS.ARGS,
+                      JOBS.ATTEMPT,
+                      JOBS.MAX_ATTEMPTS,
+                      JOBS.SCHEDULED_AT));
+
+  private static final RenderedQuery COMPLETE =
+      RenderedQuery.of(
+          () ->
+              DSL.update(JOBS)
+                  .set(JOBS.STATE, state(JobState.COMPLETED))
+                  .set(JOBS.FINALIZED_AT, DSL.param("now", JOBS.FINALIZED_AT))
+                  .where(JOBS.ID.eq(DSL.any(DSL.param("ids", SQLDataType.UUID.array()))))
+                  .and(RUNNING)
+                  .and(JOBS.ATTEMPTED_BY.eq(DSL.param("clientId", JOBS.ATTEMPTED_BY))));
 
   JobStore() {}
 
@@ -151,45 +191,33 @@ final class JobStore {
 
   /** Moves up to {@code limit} due jobs of a queue to running for this client. */
   List<FetchedJob> fetch(String queue, int limit, Instant now, String clientId) {
-    return PgTx.dsl()
-        .update(JOBS)
-        .set(JOBS.STATE, state(JobState.RUNNING))
-        .set(JOBS.ATTEMPT, JOBS.ATTEMPT.plus(1))
-        .set(JOBS.ATTEMPTED_AT, utc(now))
-        .set(JOBS.ATTEMPTED_BY, clientId)
-        .where(
-            JOBS.ID.in(
-                select(JOBS.ID)
-                    .from(JOBS)
-                    .where(JOBS.QUEUE.eq(queue))
-                    .and(FETCHABLE)
-                    .and(JOBS.SCHEDULED_AT.le(utc(now)))
-                    .orderBy(JOBS.PRIORITY, JOBS.SCHEDULED_AT, JOBS.ID)
-                    .limit(limit)
-                    .forUpdate()
-                    .skipLocked()))
-        .returning(
-            JOBS.ID, JOBS.KIND, JOBS.ARGS, JOBS.ATTEMPT, JOBS.MAX_ATTEMPTS, JOBS.SCHEDULED_AT)
+    return FETCH
+        .resultQuery(
+            PgTx.dsl(),
+            Map.of(
+                "queue", queue,
+                "limit", limit,
+                "now", utc(now),
+                "due", utc(now),
+                "clientId", clientId))
+        .coerce(JOBS.ID, JOBS.KIND, JOBS.ARGS, JOBS.ATTEMPT, JOBS.MAX_ATTEMPTS, JOBS.SCHEDULED_AT)
         .fetch(
             r ->
                 new FetchedJob(
-                    r.getId(),
-                    r.getKind(),
-                    r.getArgs().data(),
-                    r.getAttempt(),
-                    r.getMaxAttempts(),
-                    r.getScheduledAt().toInstant()));
+                    r.value1(),
+                    r.value2(),
+                    r.value3().data(),
+                    r.value4(),
+                    r.value5(),
+                    r.value6().toInstant()));
   }
 
   /** Completes this client's running jobs among {@code ids}; returns how many. */
   int complete(List<UUID> ids, Instant now, String clientId) {
-    return PgTx.dsl()
-        .update(JOBS)
-        .set(JOBS.STATE, state(JobState.COMPLETED))
-        .set(JOBS.FINALIZED_AT, utc(now))
-        .where(JOBS.ID.eq(DSL.any(val(ids.toArray(UUID[]::new)))))
-        .and(RUNNING)
-        .and(JOBS.ATTEMPTED_BY.eq(clientId))
+    return COMPLETE
+        .query(
+            PgTx.dsl(),
+            Map.of("ids", ids.toArray(UUID[]::new), "now", utc(now), "clientId", clientId))
         .execute();
   }
 

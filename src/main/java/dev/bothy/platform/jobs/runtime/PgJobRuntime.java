@@ -21,6 +21,10 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -53,6 +57,14 @@ public final class PgJobRuntime implements JobRuntime {
   private final JobMaintenance maintenance;
   private final Map<String, JobFetcher> fetchers = new LinkedHashMap<>();
   private final AtomicBoolean started = new AtomicBoolean();
+  // The wakes at the end of snoozes; one thread, the wakes themselves only signal the loops.
+  private final ScheduledExecutorService wakes =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "bothy-jobs-snooze-wakes");
+            t.setDaemon(true);
+            return t;
+          });
   private volatile boolean stopping;
   private JobCompleter completer;
   private JobExecutor executor;
@@ -137,6 +149,7 @@ public final class PgJobRuntime implements JobRuntime {
             settings,
             metrics,
             Sleeper.system(),
+            this::wakeAfter,
             onFatal);
     executor = new JobExecutor(registry, codec, tracer, settings, completer);
     settings
@@ -204,6 +217,19 @@ public final class PgJobRuntime implements JobRuntime {
     }
   }
 
+  /** Wakes a queue's fetcher once {@code delay} has passed: a snoozed job is due then. */
+  private void wakeAfter(String queue, Duration delay) {
+    JobFetcher fetcher = fetchers.get(queue);
+    if (fetcher == null || stopping) {
+      return;
+    }
+    try {
+      wakes.schedule(fetcher::wake, Math.max(0, delay.toNanos()), TimeUnit.NANOSECONDS);
+    } catch (RejectedExecutionException stopped) {
+      // The stop began meanwhile: the job is handed back or fetched by the next runtime.
+    }
+  }
+
   private void wake(String queue) {
     JobFetcher fetcher = fetchers.get(queue);
     if (fetcher != null) {
@@ -220,6 +246,7 @@ public final class PgJobRuntime implements JobRuntime {
     completer.beginStop();
     long deadline = System.nanoTime() + budget.toNanos();
     listener.close();
+    wakes.shutdownNow();
     maintenance.stop();
     JobFetcher.stopFetching(fetchers.values(), remaining(deadline));
     fetchers.values().forEach(JobFetcher::shutdownWorkers);

@@ -5,6 +5,7 @@ import static dev.bothy.db.Tables.EVENT_LOG;
 import dev.bothy.db.tables.records.EventLogRecord;
 import dev.bothy.platform.pg.PgArrayLiteral;
 import dev.bothy.platform.pg.PgTx;
+import dev.bothy.platform.pg.RenderedQuery;
 import dev.bothy.sync.Event;
 import dev.bothy.sync.ResourceRef;
 import dev.bothy.sync.app.EventRepository;
@@ -18,6 +19,15 @@ import org.jooq.impl.DSL;
 
 /** The event log in {@code event_log}. */
 public final class JooqEventRepository implements EventRepository {
+  // Every consumer round and every webhook delivery reads through it: rendered once (D-WF-1).
+  private static final RenderedQuery READ_AFTER =
+      RenderedQuery.of(
+          () ->
+              DSL.selectFrom(EVENT_LOG)
+                  .where(EVENT_LOG.SEQ.gt(DSL.param("after", EVENT_LOG.SEQ)))
+                  .orderBy(EVENT_LOG.SEQ)
+                  .limit(DSL.param("limit", Integer.class)));
+
   /** The notification channel of committed events; the payload is the unit's last number. */
   public static final String CHANNEL = "event_log";
 
@@ -108,11 +118,9 @@ public final class JooqEventRepository implements EventRepository {
 
   @Override
   public List<Event> readAfter(long afterSeq, int limit) {
-    return PgTx.dsl()
-        .selectFrom(EVENT_LOG)
-        .where(EVENT_LOG.SEQ.gt(afterSeq))
-        .orderBy(EVENT_LOG.SEQ)
-        .limit(limit)
+    return READ_AFTER
+        .resultQuery(PgTx.dsl(), Map.of("after", afterSeq, "limit", limit))
+        .coerce(EVENT_LOG)
         .fetch(JooqEventRepository::toEvent);
   }
 

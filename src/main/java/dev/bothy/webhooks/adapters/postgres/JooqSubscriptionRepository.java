@@ -4,6 +4,7 @@ import static dev.bothy.db.Tables.WEBHOOK_SUBSCRIPTIONS;
 
 import dev.bothy.db.tables.records.WebhookSubscriptionsRecord;
 import dev.bothy.platform.pg.PgTx;
+import dev.bothy.platform.pg.RenderedQuery;
 import dev.bothy.webhooks.DisabledReason;
 import dev.bothy.webhooks.Subscription;
 import dev.bothy.webhooks.SubscriptionState;
@@ -24,12 +25,59 @@ import java.util.Set;
 import java.util.UUID;
 import org.jooq.Condition;
 import org.jooq.Field;
+import org.jooq.Record1;
 import org.jooq.Record2;
 import org.jooq.Table;
 import org.jooq.impl.DSL;
+import org.jooq.impl.SQLDataType;
 
 /** The store of {@code webhook_subscriptions}, through the current unit's transaction. */
 public final class JooqSubscriptionRepository implements SubscriptionRepository {
+  // The statements of every delivery, rendered once (D-WF-1).
+  private static final RenderedQuery FIND =
+      RenderedQuery.of(
+          () ->
+              DSL.selectFrom(WEBHOOK_SUBSCRIPTIONS)
+                  .where(WEBHOOK_SUBSCRIPTIONS.ID.eq(DSL.param("id", WEBHOOK_SUBSCRIPTIONS.ID))));
+
+  // ORDER BY runs below the row locks, so the rows are locked in id order.
+  private static final RenderedQuery LOCK_ALL =
+      RenderedQuery.of(
+          () ->
+              DSL.select(WEBHOOK_SUBSCRIPTIONS.ID)
+                  .from(WEBHOOK_SUBSCRIPTIONS)
+                  .where(
+                      WEBHOOK_SUBSCRIPTIONS.ID.eq(
+                          DSL.any(DSL.param("ids", SQLDataType.UUID.array()))))
+                  .orderBy(WEBHOOK_SUBSCRIPTIONS.ID)
+                  .forNoKeyUpdate());
+
+  private static final RenderedQuery DELIVERED_ALL =
+      RenderedQuery.of(
+          () -> {
+            Table<Record2<UUID, Long>> delivered =
+                DSL.select(
+                        DSL.function(
+                                "unnest", UUID.class, DSL.param("ids", SQLDataType.UUID.array()))
+                            .as("id"),
+                        DSL.function(
+                                "unnest", Long.class, DSL.param("seqs", SQLDataType.BIGINT.array()))
+                            .as("seq"))
+                    .asTable("delivered");
+            Field<UUID> deliveredId = delivered.field("id", UUID.class);
+            Field<Long> deliveredSeq = delivered.field("seq", Long.class);
+            return DSL.update(WEBHOOK_SUBSCRIPTIONS)
+                .setNull(WEBHOOK_SUBSCRIPTIONS.FAILING_SINCE)
+                .set(
+                    WEBHOOK_SUBSCRIPTIONS.LAST_DELIVERED_SEQ,
+                    DSL.greatest(WEBHOOK_SUBSCRIPTIONS.LAST_DELIVERED_SEQ, deliveredSeq))
+                .set(
+                    WEBHOOK_SUBSCRIPTIONS.UPDATED_AT,
+                    DSL.param("now", WEBHOOK_SUBSCRIPTIONS.UPDATED_AT))
+                .from(delivered)
+                .where(WEBHOOK_SUBSCRIPTIONS.ID.eq(deliveredId));
+          });
+
   private static final Duration RATE_WINDOW = Duration.ofSeconds(1);
 
   /** Creates the store; it reaches the current transaction through {@link PgTx}. */
@@ -59,9 +107,8 @@ public final class JooqSubscriptionRepository implements SubscriptionRepository 
 
   @Override
   public Optional<StoredSubscription> find(UUID id) {
-    return PgTx.dsl()
-        .selectFrom(WEBHOOK_SUBSCRIPTIONS)
-        .where(WEBHOOK_SUBSCRIPTIONS.ID.eq(id))
+    return FIND.resultQuery(PgTx.dsl(), Map.of("id", id))
+        .coerce(WEBHOOK_SUBSCRIPTIONS)
         .fetchOptional()
         .map(JooqSubscriptionRepository::toStored);
   }
@@ -242,15 +289,11 @@ public final class JooqSubscriptionRepository implements SubscriptionRepository 
     if (ids.isEmpty()) {
       return Set.of();
     }
-    // ORDER BY runs below the row locks, so the rows are locked in id order.
     return new HashSet<>(
-        PgTx.dsl()
-            .select(WEBHOOK_SUBSCRIPTIONS.ID)
-            .from(WEBHOOK_SUBSCRIPTIONS)
-            .where(WEBHOOK_SUBSCRIPTIONS.ID.eq(DSL.any(ids.toArray(UUID[]::new))))
-            .orderBy(WEBHOOK_SUBSCRIPTIONS.ID)
-            .forNoKeyUpdate()
-            .fetch(WEBHOOK_SUBSCRIPTIONS.ID));
+        LOCK_ALL
+            .resultQuery(PgTx.dsl(), Map.of("ids", ids.toArray(UUID[]::new)))
+            .coerce(WEBHOOK_SUBSCRIPTIONS.ID)
+            .fetch(Record1::value1));
   }
 
   @Override
@@ -266,23 +309,7 @@ public final class JooqSubscriptionRepository implements SubscriptionRepository 
       seqs[i] = e.getValue();
       i++;
     }
-    Table<Record2<UUID, Long>> delivered =
-        DSL.select(
-                DSL.function("unnest", UUID.class, DSL.val(ids)).as("id"),
-                DSL.function("unnest", Long.class, DSL.val(seqs)).as("seq"))
-            .asTable("delivered");
-    Field<UUID> deliveredId = delivered.field("id", UUID.class);
-    Field<Long> deliveredSeq = delivered.field("seq", Long.class);
-    PgTx.dsl()
-        .update(WEBHOOK_SUBSCRIPTIONS)
-        .setNull(WEBHOOK_SUBSCRIPTIONS.FAILING_SINCE)
-        .set(
-            WEBHOOK_SUBSCRIPTIONS.LAST_DELIVERED_SEQ,
-            DSL.greatest(WEBHOOK_SUBSCRIPTIONS.LAST_DELIVERED_SEQ, deliveredSeq))
-        .set(WEBHOOK_SUBSCRIPTIONS.UPDATED_AT, utc(now))
-        .from(delivered)
-        .where(WEBHOOK_SUBSCRIPTIONS.ID.eq(deliveredId))
-        .execute();
+    DELIVERED_ALL.query(PgTx.dsl(), Map.of("ids", ids, "seqs", seqs, "now", utc(now))).execute();
   }
 
   @Override
