@@ -93,6 +93,10 @@ await scenario('log in and see a consumer lag, the log and the charts', async (p
   const lag = await page.textContent('tr[data-consumer="webhooks"] td.lag');
   assert.match(lag, /^\d+$/);
   assert.match(await page.textContent('#head-seq'), /^[1-9]\d*$/);
+  assert.match(await page.textContent('#seq-lock'), /^p50 [\d.]+ ms, p99 [\d.]+ ms, max [\d.]+ ms \(this process, [1-9]\d* units?\)$/);
+  // The log transport: no NATS durable, and the page says so.
+  assert.equal(await page.isVisible('#no-durables'), true);
+  assert.equal(await page.isVisible('#durable-table'), false);
   // A flat line (a lag of 0 all along) has no height, which Playwright calls hidden: wait for
   // the polylines to exist and check they have points.
   for (const chart of [

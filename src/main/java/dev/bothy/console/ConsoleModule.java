@@ -35,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * ConsoleModule console =
  *     new ConsoleModule(
  *         settings, sync.eventLog(), sync.consumers(), relay, jobs.admin(),
- *         busDispatch.deadLetters(), webhooks.subscriptions(), clock);
+ *         busDispatch.deadLetters(), webhooks.subscriptions(), readings, clock);
  * resourceConfig.registerInstances(console.apiComponents().toArray());
  * admin.addFilter("console-headers", console.securityHeaders()).addMappingForUrlPatterns(...);
  * }</pre>
@@ -56,6 +56,7 @@ public final class ConsoleModule {
   private final JobAdmin jobs;
   private final DeadLetters deadLetters;
   private final WebhookSubscriptions webhooks;
+  private final ProcessReadings readings;
   private final Clock clock;
   private final History history;
 
@@ -69,6 +70,8 @@ public final class ConsoleModule {
    * @param jobs the operations of the {@code jobs} commands
    * @param deadLetters the operations of the {@code bus dead} commands
    * @param webhooks the webhook subscriptions and their attempt logs
+   * @param readings the NATS durables' counts and the {@code event_seq} lock hold times of this
+   *     process
    * @param clock the process's clock
    */
   public ConsoleModule(
@@ -79,6 +82,7 @@ public final class ConsoleModule {
       JobAdmin jobs,
       DeadLetters deadLetters,
       WebhookSubscriptions webhooks,
+      ProcessReadings readings,
       Clock clock) {
     this.settings = Objects.requireNonNull(settings, "settings");
     this.eventLog = Objects.requireNonNull(eventLog, "eventLog");
@@ -87,6 +91,7 @@ public final class ConsoleModule {
     this.jobs = Objects.requireNonNull(jobs, "jobs");
     this.deadLetters = Objects.requireNonNull(deadLetters, "deadLetters");
     this.webhooks = Objects.requireNonNull(webhooks, "webhooks");
+    this.readings = Objects.requireNonNull(readings, "readings");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.history =
         new History(History.capacity(settings.historyWindow(), settings.sampleInterval()));
@@ -94,14 +99,16 @@ public final class ConsoleModule {
 
   /**
    * Starts the history loop with the process and stops it in the {@code http} stop phase: every
-   * {@code console.sampleInterval} it reads the log's head, the consumers and the relay's lag into
-   * the ring buffer. A failed read is retried at the next interval and logged once per outage.
+   * {@code console.sampleInterval} it reads the log's head, the consumers, the NATS durables'
+   * counts and the relay's lag into the ring buffer. A failed read is retried at the next interval
+   * and logged once per outage.
    *
    * @param lifecycle the process's lifecycle
    * @param stopBudget the most the stop waits for a running sample
    */
   public void start(Lifecycle lifecycle, java.time.Duration stopBudget) {
-    HistorySampler sampler = new HistorySampler(eventLog, consumers, relay, jobs, clock, history);
+    HistorySampler sampler =
+        new HistorySampler(eventLog, consumers, relay, jobs, readings, clock, history);
     ServiceLoop loop =
         ServiceLoop.named("bothy-console-history")
             // A sample is a background poll: never a trace (an idle process records no span).
@@ -127,7 +134,16 @@ public final class ConsoleModule {
    */
   public List<Object> apiComponents() {
     return ConsoleComponents.build(
-        settings, eventLog, consumers, relay, jobs, deadLetters, webhooks, history, clock);
+        settings,
+        eventLog,
+        consumers,
+        relay,
+        jobs,
+        deadLetters,
+        webhooks,
+        readings,
+        history,
+        clock);
   }
 
   /**

@@ -4,11 +4,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.bothy.api.ApiModule;
 import dev.bothy.api.http.ProblemMapper;
 import dev.bothy.bus.BusConsumer;
+import dev.bothy.bus.BusConsumerState;
 import dev.bothy.bus.BusDispatchModule;
 import dev.bothy.bus.BusModule;
 import dev.bothy.bus.Relay;
 import dev.bothy.bus.RelayView;
 import dev.bothy.console.ConsoleModule;
+import dev.bothy.console.ProcessReadings;
 import dev.bothy.instance.InstanceModule;
 import dev.bothy.instance.InstanceRecord;
 import dev.bothy.kernel.BuildInfo;
@@ -37,6 +39,7 @@ import io.dropwizard.core.server.DefaultServerFactory;
 import io.dropwizard.core.setup.Environment;
 import io.opentelemetry.api.GlobalOpenTelemetry;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import org.eclipse.jetty.server.Server;
@@ -194,6 +197,17 @@ final class Assembly {
               jobs.admin(),
               busDispatch.deadLetters(),
               webhooks.subscriptions(),
+              new ProcessReadings() {
+                @Override
+                public List<BusConsumerState> busConsumers() {
+                  return busDispatch.natsConsumerStates();
+                }
+
+                @Override
+                public Optional<SeqLockHeld> seqLockHeld() {
+                  return logMetrics.seqLockHeld();
+                }
+              },
               clock);
       ConsoleMount.mount(environment, console);
       console.start(lifecycle, total);

@@ -4,9 +4,12 @@ import com.codahale.metrics.CachedGauge;
 import com.codahale.metrics.Counter;
 import com.codahale.metrics.Histogram;
 import com.codahale.metrics.MetricRegistry;
+import com.codahale.metrics.Snapshot;
 import com.codahale.metrics.Timer;
+import dev.bothy.console.ProcessReadings;
 import dev.bothy.sync.EventLog;
 import dev.bothy.sync.app.AppendMetrics;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -59,6 +62,27 @@ final class EventLogMetrics implements AppendMetrics {
             return reads.read(log::minRetained);
           }
         });
+  }
+
+  /**
+   * Reads this process's {@code event_seq} lock hold times for the console, from the same timer as
+   * the metric (its reservoir keeps the recent minutes).
+   *
+   * @return the reading, or empty before this process's first appending unit
+   */
+  Optional<ProcessReadings.SeqLockHeld> seqLockHeld() {
+    long units = lockHeld.getCount();
+    if (units == 0) {
+      return Optional.empty();
+    }
+    Snapshot s = lockHeld.getSnapshot();
+    return Optional.of(
+        new ProcessReadings.SeqLockHeld(
+            units, millis(s.getMedian()), millis(s.get99thPercentile()), millis(s.getMax())));
+  }
+
+  private static double millis(double nanos) {
+    return nanos / 1_000_000.0;
   }
 
   @Override

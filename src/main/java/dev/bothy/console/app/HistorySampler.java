@@ -1,6 +1,7 @@
 package dev.bothy.console.app;
 
 import dev.bothy.bus.RelayView;
+import dev.bothy.console.ProcessReadings;
 import dev.bothy.console.domain.History;
 import dev.bothy.kernel.Clock;
 import dev.bothy.platform.jobs.JobActivity;
@@ -16,15 +17,17 @@ import java.util.OptionalLong;
 
 /**
  * Reads one sample for the console's history: the log's head, every worker consumer's lag and
- * pending age, the relay's lag when a bus is configured, and the jobs created, completed and
- * discarded since the previous sample. Four short reads, each its own unit of work; the loop that
- * calls it runs every {@code console.sampleInterval}. One thread calls it at a time.
+ * pending age, the counts of this process's NATS durables, the relay's lag when a bus is
+ * configured, and the jobs created, completed and discarded since the previous sample. Four short
+ * reads, each its own unit of work; the loop that calls it runs every {@code
+ * console.sampleInterval}. One thread calls it at a time.
  */
 public final class HistorySampler {
   private final EventLog eventLog;
   private final Consumers consumers;
   private final Optional<RelayView> relay;
   private final JobAdmin jobs;
+  private final ProcessReadings readings;
   private final Clock clock;
   private final History history;
   private Instant previousAt;
@@ -36,6 +39,7 @@ public final class HistorySampler {
    * @param consumers the worker consumers
    * @param relay the relay, empty without a bus
    * @param jobs counts the jobs between two samples
+   * @param readings the NATS durables' counts of this process
    * @param clock stamps the samples
    * @param history where the samples go
    */
@@ -44,12 +48,14 @@ public final class HistorySampler {
       Consumers consumers,
       Optional<RelayView> relay,
       JobAdmin jobs,
+      ProcessReadings readings,
       Clock clock,
       History history) {
     this.eventLog = eventLog;
     this.consumers = consumers;
     this.relay = relay;
     this.jobs = jobs;
+    this.readings = readings;
     this.clock = clock;
     this.history = history;
   }
@@ -79,7 +85,13 @@ public final class HistorySampler {
                             s.name().value(), s.lag(), pendingAgeSeconds(s, now)))
                 .toList(),
             relayLag,
-            counts));
+            counts,
+            readings.busConsumers().stream()
+                .map(
+                    d ->
+                        new History.DurablePoint(
+                            d.durable(), d.pending(), d.ackPending(), d.redelivered()))
+                .toList()));
     previousAt = now;
   }
 

@@ -31,6 +31,21 @@ public final class History {
   }
 
   /**
+   * Where one NATS durable stood, as the process last sampled its consumer info.
+   *
+   * @param durable the durable
+   * @param pending matching messages not yet delivered
+   * @param ackPending delivered and not answered
+   * @param redelivered delivered more than once and not yet answered
+   */
+  public record DurablePoint(String durable, long pending, long ackPending, long redelivered) {
+    /** Checks the name. */
+    public DurablePoint {
+      Objects.requireNonNull(durable, "durable");
+    }
+  }
+
+  /**
    * The jobs created, completed and discarded between the previous sample and this one.
    *
    * @param created jobs inserted
@@ -63,19 +78,40 @@ public final class History {
    * @param consumers every worker consumer with a cursor row
    * @param relayLag the relay's lag, empty without a bus
    * @param jobs the jobs counted since the previous sample's {@code at}, empty for the first
+   * @param busConsumers the NATS durables of the process, empty on the log transport
    */
   public record Sample(
       Instant at,
       long headSeq,
       List<ConsumerPoint> consumers,
       OptionalLong relayLag,
-      Optional<JobCounts> jobs) {
-    /** Checks the fields and copies the list. */
+      Optional<JobCounts> jobs,
+      List<DurablePoint> busConsumers) {
+    /** Checks the fields and copies the lists. */
     public Sample {
       Objects.requireNonNull(at, "at");
       Objects.requireNonNull(relayLag, "relayLag");
       Objects.requireNonNull(jobs, "jobs");
       consumers = List.copyOf(consumers);
+      busConsumers = List.copyOf(busConsumers);
+    }
+
+    /**
+     * A sample of a process without NATS durables.
+     *
+     * @param at when it was read
+     * @param headSeq the log's head
+     * @param consumers every worker consumer with a cursor row
+     * @param relayLag the relay's lag, empty without a bus
+     * @param jobs the jobs counted since the previous sample, empty for the first
+     */
+    public Sample(
+        Instant at,
+        long headSeq,
+        List<ConsumerPoint> consumers,
+        OptionalLong relayLag,
+        Optional<JobCounts> jobs) {
+      this(at, headSeq, consumers, relayLag, jobs, List.of());
     }
   }
 

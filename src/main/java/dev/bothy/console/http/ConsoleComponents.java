@@ -3,6 +3,7 @@ package dev.bothy.console.http;
 import dev.bothy.bus.DeadLetters;
 import dev.bothy.bus.RelayView;
 import dev.bothy.console.ConsoleSettings;
+import dev.bothy.console.ProcessReadings;
 import dev.bothy.console.domain.History;
 import dev.bothy.kernel.Clock;
 import dev.bothy.platform.jobs.JobAdmin;
@@ -29,6 +30,7 @@ public final class ConsoleComponents {
    * @param jobs the jobs admin
    * @param deadLetters the bus dead letters
    * @param webhooks the webhook subscriptions
+   * @param readings the NATS durables' counts and the lock hold times of this process
    * @param history the samples of the charts
    * @param clock the process's clock
    * @return the filter, the mapper and the resources, to register with Jersey
@@ -41,12 +43,14 @@ public final class ConsoleComponents {
       JobAdmin jobs,
       DeadLetters deadLetters,
       WebhookSubscriptions webhooks,
+      ProcessReadings readings,
       History history,
       Clock clock) {
     return List.of(
         new ConsoleAuth(settings.tokens(), settings.readOnly()),
         new ConsoleProblemMapper(),
-        new OverviewResource(eventLog, consumers, relay, history, settings.readOnly(), clock),
+        new OverviewResource(
+            eventLog, consumers, relay, readings, history, settings.readOnly(), clock),
         new HistoryResource(history, settings.sampleInterval(), settings.historyWindow()),
         new JobsResource(
             jobs,

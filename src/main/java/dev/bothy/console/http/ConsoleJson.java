@@ -2,9 +2,11 @@ package dev.bothy.console.http;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.bothy.bus.BusConsumerState;
 import dev.bothy.bus.DeadLetter;
 import dev.bothy.bus.DeadLetterError;
 import dev.bothy.bus.RelayState;
+import dev.bothy.console.ProcessReadings;
 import dev.bothy.console.app.HistorySampler;
 import dev.bothy.console.domain.History;
 import dev.bothy.platform.jobs.JobError;
@@ -29,6 +31,7 @@ final class ConsoleJson {
    * @param token who asks: the token's name and whether it may act now
    * @param log the event log
    * @param consumers the worker consumers with a cursor row
+   * @param busConsumers the NATS durables this process consumes, empty on the log transport
    * @param relay the relay, {@code null} without {@code bus.nats.url}
    * @param readAt when the server read it
    */
@@ -36,6 +39,7 @@ final class ConsoleJson {
       Caller token,
       LogSummary log,
       List<ConsumerOut> consumers,
+      @JsonProperty("bus_consumers") List<DurableOut> busConsumers,
       @JsonInclude(JsonInclude.Include.ALWAYS) RelayOut relay,
       @JsonProperty("read_at") String readAt) {}
 
@@ -58,12 +62,52 @@ final class ConsoleJson {
    * @param oldestRetainedSeq the smallest number retention left
    * @param appendRate events per second between the last two history samples, {@code null} before
    *     the second sample
+   * @param seqLockHeld this process's {@code event_seq} lock hold times, {@code null} before its
+   *     first append
    */
   record LogSummary(
       @JsonProperty("head_seq") long headSeq,
       @JsonProperty("oldest_retained_seq") long oldestRetainedSeq,
       @JsonInclude(JsonInclude.Include.ALWAYS) @JsonProperty("append_rate_per_second")
-          Double appendRate) {}
+          Double appendRate,
+      @JsonInclude(JsonInclude.Include.ALWAYS) @JsonProperty("seq_lock_held")
+          SeqLockOut seqLockHeld) {}
+
+  /**
+   * How long this process's appending units held the {@code event_seq} lock.
+   *
+   * @param units the units counted since the process started
+   * @param p50Millis the median, in milliseconds
+   * @param p99Millis the 99th percentile, in milliseconds
+   * @param maxMillis the longest kept, in milliseconds
+   */
+  record SeqLockOut(
+      long units,
+      @JsonProperty("p50_ms") double p50Millis,
+      @JsonProperty("p99_ms") double p99Millis,
+      @JsonProperty("max_ms") double maxMillis) {
+    static SeqLockOut of(ProcessReadings.SeqLockHeld h) {
+      return new SeqLockOut(h.units(), h.p50Millis(), h.p99Millis(), h.maxMillis());
+    }
+  }
+
+  /**
+   * A NATS durable's counts, as this process last sampled them.
+   *
+   * @param durable its name
+   * @param pending matching messages not yet delivered
+   * @param ackPending delivered and not answered, those waiting out a nak's delay included
+   * @param redelivered delivered more than once and not yet answered
+   */
+  record DurableOut(
+      String durable,
+      long pending,
+      @JsonProperty("ack_pending") long ackPending,
+      long redelivered) {
+    static DurableOut of(BusConsumerState s) {
+      return new DurableOut(s.durable(), s.pending(), s.ackPending(), s.redelivered());
+    }
+  }
 
   /**
    * {@code GET /console/api/history}.
@@ -86,6 +130,7 @@ final class ConsoleJson {
    * @param relayLag the relay's lag, or {@code null} without a bus
    * @param jobRates jobs per second since the previous sample, or {@code null} for the first
    * @param consumers each consumer's lag and pending age
+   * @param busConsumers each NATS durable's counts
    */
   record SampleOut(
       String at,
@@ -94,7 +139,8 @@ final class ConsoleJson {
           Double appendRate,
       @JsonInclude(JsonInclude.Include.ALWAYS) @JsonProperty("relay_lag") Long relayLag,
       @JsonInclude(JsonInclude.Include.ALWAYS) @JsonProperty("job_rates") JobRatesOut jobRates,
-      List<PointOut> consumers) {
+      List<PointOut> consumers,
+      @JsonProperty("bus_consumers") List<DurableOut> busConsumers) {
     static SampleOut of(History.Point p) {
       History.Sample s = p.sample();
       return new SampleOut(
@@ -107,6 +153,9 @@ final class ConsoleJson {
               .orElse(null),
           s.consumers().stream()
               .map(c -> new PointOut(c.name(), c.lag(), c.pendingAgeSeconds()))
+              .toList(),
+          s.busConsumers().stream()
+              .map(d -> new DurableOut(d.durable(), d.pending(), d.ackPending(), d.redelivered()))
               .toList());
     }
   }

@@ -127,6 +127,9 @@ function renderOverview(o) {
   $('oldest-seq').textContent = o.log.oldest_retained_seq;
   $('append-rate').textContent =
     o.log.append_rate_per_second === null ? 'collecting samples' : `${format(o.log.append_rate_per_second)} events/s`;
+  const lock = o.log.seq_lock_held;
+  $('seq-lock').textContent =
+    lock === null ? 'this process has not appended' : `p50 ${format(lock.p50_ms)} ms, p99 ${format(lock.p99_ms)} ms, max ${format(lock.max_ms)} ms (this process, ${lock.units} ${lock.units === 1 ? 'unit' : 'units'})`;
   $('relay').textContent = o.relay === null ? 'no bus configured' : `${o.relay.mode}, lag ${o.relay.lag}${o.relay.halt ? `, halted: ${o.relay.halt}` : ''}`;
   const rows = o.consumers.map((c) => {
     const tr = document.createElement('tr');
@@ -142,6 +145,21 @@ function renderOverview(o) {
     return tr;
   });
   $('consumer-rows').replaceChildren(...rows);
+  const durables = o.bus_consumers.map((d) => {
+    const tr = document.createElement('tr');
+    tr.dataset.durable = d.durable;
+    tr.append(
+      cell(d.durable),
+      cell(d.pending, 'num pending'),
+      cell(d.ack_pending, 'num'),
+      cell(d.redelivered, 'num'),
+      chartCell('pending-chart'),
+    );
+    return tr;
+  });
+  $('durable-rows').replaceChildren(...durables);
+  $('no-durables').hidden = durables.length > 0;
+  $('durable-table').hidden = durables.length === 0;
 }
 
 function renderHistory(h) {
@@ -156,6 +174,11 @@ function renderHistory(h) {
     const points = samples.map((s) => s.consumers.find((c) => c.name === name) || null);
     sparkline(tr.querySelector('.lag-chart'), points.map((p) => (p ? p.lag : null)), { label: `${name} lag` });
     sparkline(tr.querySelector('.age-chart'), points.map((p) => (p ? p.pending_age_seconds : null)), { label: `${name} pending age` });
+  }
+  for (const tr of $('durable-rows').children) {
+    const name = tr.dataset.durable;
+    const points = samples.map((s) => s.bus_consumers.find((d) => d.durable === name) || null);
+    sparkline(tr.querySelector('.pending-chart'), points.map((p) => (p ? p.pending : null)), { label: `${name} pending` });
   }
 }
 

@@ -44,7 +44,12 @@ class SystemPingsNatsTest {
   @BeforeAll
   static void start() throws Exception {
     dir = Files.createTempDirectory("bothy-pings-nats-");
-    app = ApiApp.start(PG, dir, "bus:\n  nats:\n    url: " + NATS.url() + "\n");
+    // Samples every second, so the console's history holds the durable soon.
+    app =
+        ApiApp.start(
+            PG,
+            dir,
+            "bus:\n  nats:\n    url: " + NATS.url() + "\nconsole:\n  sampleInterval: 1s\n");
   }
 
   @AfterAll
@@ -96,6 +101,48 @@ class SystemPingsNatsTest {
     } finally {
       listener.close();
     }
+  }
+
+  @Test
+  void the_console_shows_the_durable_s_counts_and_their_history() throws Exception {
+    HttpClient client = HttpClient.newHttpClient();
+    JsonNode durable = null;
+    JsonNode sampled = null;
+    long deadline = System.nanoTime() + WITHIN.toNanos();
+    while (System.nanoTime() < deadline && (durable == null || sampled == null)) {
+      durable = find(consoleGet(client, "/console/api/overview").get("bus_consumers"));
+      for (JsonNode sample : consoleGet(client, "/console/api/history").get("samples")) {
+        JsonNode point = find(sample.get("bus_consumers"));
+        sampled = point != null ? point : sampled;
+      }
+      Thread.sleep(200);
+    }
+    assertThat(durable).as("system_echo in the overview's bus_consumers").isNotNull();
+    assertThat(durable.get("pending").asLong()).isNotNegative();
+    assertThat(durable.get("ack_pending").asLong()).isNotNegative();
+    assertThat(durable.get("redelivered").asLong()).isNotNegative();
+    assertThat(sampled).as("system_echo in a history sample").isNotNull();
+    assertThat(sampled.get("pending").asLong()).isNotNegative();
+  }
+
+  private static JsonNode find(JsonNode durables) {
+    for (JsonNode d : durables) {
+      if (d.get("durable").asText().equals("system_echo")) {
+        return d;
+      }
+    }
+    return null;
+  }
+
+  private static JsonNode consoleGet(HttpClient client, String path) throws Exception {
+    HttpResponse<String> response =
+        client.send(
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + app.adminPort() + path))
+                .header("Authorization", "Bearer " + ApiApp.ROBIN)
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(response.statusCode()).as(path).isEqualTo(200);
+    return json(response);
   }
 
   @Test

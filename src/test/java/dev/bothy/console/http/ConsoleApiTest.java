@@ -122,6 +122,15 @@ class ConsoleApiTest {
     assertThat(body.at("/log/head_seq").asLong()).isEqualTo(APP.app().head()).isPositive();
     assertThat(body.at("/log/oldest_retained_seq").asLong()).isEqualTo(1);
     assertThat(body.get("relay").isNull()).isTrue();
+    // This process appended: its timer of the event_seq lock hold has units, in milliseconds.
+    JsonNode lock = body.at("/log/seq_lock_held");
+    assertThat(lock.get("units").asLong()).isPositive();
+    assertThat(lock.get("p50_ms").asDouble()).isGreaterThan(0);
+    assertThat(lock.get("p99_ms").asDouble()).isGreaterThanOrEqualTo(lock.get("p50_ms").asDouble());
+    assertThat(lock.get("max_ms").asDouble()).isGreaterThanOrEqualTo(lock.get("p99_ms").asDouble());
+    // The log transport: bus consumers are the worker consumer bus, no NATS durable.
+    assertThat(body.get("bus_consumers").isArray()).isTrue();
+    assertThat(body.get("bus_consumers")).isEmpty();
     List<String> names = new ArrayList<>();
     body.get("consumers").forEach(c -> names.add(c.get("name").asText()));
     assertThat(names).contains("webhooks");
