@@ -52,6 +52,15 @@ public final class FaultsBench {
           run(trials, FaultTrials.Kind.NONE, random, outcomes, faults);
         }
         run(trials, kinds.get(i % kinds.size()), random, outcomes, faults);
+        // The table so far, so a run stopped early (by its PID) still leaves what it measured.
+        Files.writeString(
+            table,
+            FaultReport.table(outcomes)
+                + String.format(
+                    Locale.ROOT,
+                    "%nStopped early: %d of %d fault trials done; no whole-stream check.%n",
+                    i + 1,
+                    faults));
       }
       streamCheck = trials.streamHoldsTheLog();
     } finally {
