@@ -46,6 +46,9 @@ public final class FaultsBench {
                 Duration.ofMillis(500),
                 Duration.ofSeconds(90),
                 Duration.ofSeconds(120)))) {
+      // Stopped by its PID (SIGTERM), the run still stops the processes it started.
+      Thread hook = new Thread(trials::close, "faults-stop");
+      Runtime.getRuntime().addShutdownHook(hook);
       Random random = new Random(seed);
       for (int i = 0; i < faults; i++) {
         if (i % kinds.size() == 0) {
@@ -63,6 +66,7 @@ public final class FaultsBench {
                     faults));
       }
       streamCheck = trials.streamHoldsTheLog();
+      Runtime.getRuntime().removeShutdownHook(hook);
     } finally {
       try (Stream<Path> walk = Files.walk(dir)) {
         walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());

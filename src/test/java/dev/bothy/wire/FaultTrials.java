@@ -574,6 +574,11 @@ public final class FaultTrials implements AutoCloseable {
     Map<String, Long> got = new HashMap<>();
     try (java.sql.Connection c = superuser().getConnection();
         Statement st = c.createStatement()) {
+      // One snapshot for every count: the workers may still append (system.echoed) and make
+      // jobs while the counts are read, and counts from different moments would disagree.
+      c.setTransactionIsolation(java.sql.Connection.TRANSACTION_REPEATABLE_READ);
+      c.setReadOnly(true);
+      c.setAutoCommit(false);
       head = one(st, "SELECT coalesce(max(seq), 0) FROM event_log");
       for (String name : CURSORS) {
         got.put(
@@ -596,6 +601,7 @@ public final class FaultTrials implements AutoCloseable {
       got.put(
           "deliveries",
           one(st, "SELECT count(*) FROM event_deliveries WHERE handler = '" + ECHO + "'"));
+      c.rollback();
     } catch (SQLException e) {
       return "database: " + e.getClass().getSimpleName();
     }
