@@ -187,7 +187,7 @@ public final class BusDispatchBench {
                 }
                 BenchSupport.record(samples, "ceiling-c" + concurrency, events / ceiling.tps());
                 clear(server);
-                skipLogConsumer(server);
+                skipConsumers(server, scalar(server, "SELECT coalesce(max(seq), 0) FROM event_log"));
                 Workers workers = Workers.start(server, dir, p, null);
                 try {
                   // Warm-up: the children's JIT and pools, unrecorded.
@@ -270,8 +270,8 @@ public final class BusDispatchBench {
   /**
    * One NATS sample with {@code p} worker processes (D-NB-1): the relay of this JVM catches up with
    * the log (the log transport's events included), the stream is purged but for its last message
-   * (the relay checks that one is still there), the probe's and the ceiling's durables are deleted;
-   * then a warm-up of a quarter of the sample and the sample are appended and relayed while no
+   * (the relay checks that one is still there), every durable on the stream is deleted and the
+   * worker consumers' cursors move to the head; then a warm-up of a quarter of the sample and the sample are appended and relayed while no
    * consumer pulls. On those stream contents run pgbench's ceiling at {@code p} clients, the raw
    * jnats loop with {@code p} connections, and the worker processes, which create the durable at
    * their start (deliver policy all: from the kept message) and drain it. The relay keeps running
@@ -292,10 +292,11 @@ public final class BusDispatchBench {
     String variant = "nats-" + p + "p";
     clear(server);
     JetStreamManagement jsm = bus.management();
-    for (String durable : List.of(DURABLE, CEILING_DURABLE)) {
-      if (jsm.getConsumerNames(Streams.EVENTS).contains(durable)) {
-        jsm.deleteConsumer(Streams.EVENTS, durable);
-      }
+    // Every durable of the last sample (the probe's, the ceiling's, and the other modules' bus
+    // consumers the workers declared, such as system_echo): each sample's start from the same
+    // stream contents.
+    for (String durable : jsm.getConsumerNames(Streams.EVENTS)) {
+      jsm.deleteConsumer(Streams.EVENTS, durable);
     }
     AtomicReference<Throwable> fatal = new AtomicReference<>();
     Relay relay = relay(server, nats, bus, log, fatal);
@@ -303,8 +304,10 @@ public final class BusDispatchBench {
     try {
       awaitRelayed(server, fatal, scalar(server, "SELECT coalesce(max(seq), 0) FROM event_log"));
       jsm.purgeStream(Streams.EVENTS, PurgeOptions.builder().keep(1).build());
+      long kept = jsm.getStreamInfo(Streams.EVENTS).getStreamState().getMsgCount();
       int warm = events / 4;
       long beforeWarm = scalar(server, "SELECT coalesce(max(seq), 0) FROM event_log");
+      skipConsumers(server, beforeWarm);
       UUID user = UUID.randomUUID();
       long began = System.nanoTime();
       for (int done = 0; done < warm + events; done += APPEND_UNIT) {
@@ -315,9 +318,9 @@ public final class BusDispatchBench {
       awaitRelayed(server, fatal, head);
       long relayed = System.nanoTime();
       long inStream = jsm.getStreamInfo(Streams.EVENTS).getStreamState().getMsgCount();
-      if (inStream != 1L + warm + events) {
+      if (inStream != kept + warm + events) {
         throw new IllegalStateException(
-            "the stream holds " + inStream + " messages, expected " + (1L + warm + events));
+            "the stream holds " + inStream + " messages, expected " + (kept + warm + events));
       }
       System.err.printf(
           "bus-dispatch: nats pre-fill: %d events appended in %.2f s, relayed by %.2f s (relay"
@@ -332,7 +335,7 @@ public final class BusDispatchBench {
       BenchSupport.record(samples, "ceiling-nats-c" + p, events / ceiling.tps());
       clear(server);
       BenchSupport.record(
-          samples, "jnats-" + p + "p", jnatsCeiling(nats, bus, p, 1 + warm, events));
+          samples, "jnats-" + p + "p", jnatsCeiling(nats, bus, p, (int) kept + warm, events));
       Workers workers = Workers.start(server, dir, p, nats.url());
       Instant allStarted = Instant.now();
       try {
@@ -598,15 +601,18 @@ public final class BusDispatchBench {
   }
 
   /**
-   * Moves the log transport's worker consumer {@code bus} to the head of the log, past the events
-   * the NATS samples appended, which no log worker handles; no worker process runs at this point.
+   * Moves every worker consumer's cursor forward to {@code seq} (no worker process runs at this
+   * point): the events of the other transport's samples are none of this sample's work. Without it
+   * the log transport's consumer {@code bus} would queue jobs for the events the NATS samples
+   * appended, and the other worker consumers of a worker process (the webhooks' fan-out, say)
+   * would catch up on them during the sample; so both transports' workers see only their sample's
+   * events.
    */
-  private static void skipLogConsumer(EmbeddedPostgresServer server) throws Exception {
+  private static void skipConsumers(EmbeddedPostgresServer server, long seq) throws Exception {
     try (Connection c = server.superuserDataSource().getConnection();
         Statement st = c.createStatement()) {
       st.execute(
-          "UPDATE event_consumer_cursors SET last_seq = (SELECT coalesce(max(seq), 0) FROM"
-              + " event_log) WHERE name = 'bus'");
+          "UPDATE event_consumer_cursors SET last_seq = greatest(last_seq, " + seq + ")");
     }
   }
 
