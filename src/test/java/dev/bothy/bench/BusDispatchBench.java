@@ -133,12 +133,25 @@ public final class BusDispatchBench {
   private BusDispatchBench() {}
 
   /**
-   * Runs the benchmark.
+   * Runs the benchmark and exits: 0 when it ran through, 1 on any failure (a missing delivery row,
+   * a wait that timed out, a failed relay), so that no thread of a NATS connection keeps the JVM.
    *
    * @param args samples per variant, events per sample, seconds of the latency phase
-   * @throws Exception when the server, pgbench, nats-server or a worker process fails
    */
-  public static void main(String[] args) throws Exception {
+  public static void main(String[] args) {
+    int status = 0;
+    try {
+      run(args);
+    } catch (Throwable t) {
+      System.err.println("bus-dispatch: failed: " + t);
+      t.printStackTrace();
+      status = 1;
+    }
+    System.err.flush();
+    System.exit(status);
+  }
+
+  private static void run(String[] args) throws Exception {
     int runs = args.length > 0 ? Integer.parseInt(args[0]) : 3;
     int events = args.length > 1 ? Integer.parseInt(args[1]) : 20_000;
     int latencySeconds = args.length > 2 ? Integer.parseInt(args[2]) : 15;
