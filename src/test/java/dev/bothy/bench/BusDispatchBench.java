@@ -72,11 +72,11 @@ import java.util.concurrent.locks.LockSupport;
  *       delivery-row transaction with the job's completion ({@code ceiling-cN}).
  *   <li>{@code nats}: the stream is filled first by a relay in this JVM, with no consumer of the
  *       probe's durable (D-NB-1), so the rate is the handlers' and not the relay's; the relay's own
- *       rate goes to stderr. One pull loop per process (the runner dispatches a fetch's messages one
- *       after the other), so the ceilings run at 1 per process: pgbench running the delivery-row
- *       transaction alone ({@code ceiling-nats-cN}, D-NB-2) and a raw jnats loop per process on its
- *       own connection, pulling with the same fetch batch and acking each message, over the same
- *       stream contents ({@code jnats-Pp}).
+ *       rate goes to stderr. One pull loop per process (the runner dispatches a fetch's messages
+ *       one after the other), so the ceilings run at 1 per process: pgbench running the
+ *       delivery-row transaction alone ({@code ceiling-nats-cN}, D-NB-2) and a raw jnats loop per
+ *       process on its own connection, pulling with the same fetch batch and acking each message,
+ *       over the same stream contents ({@code jnats-Pp}).
  * </ul>
  *
  * <p>Prints {@code variant<TAB>seconds} rows ({@code events} events per sample) on stdout and the
@@ -100,8 +100,8 @@ public final class BusDispatchBench {
    * row inserted with ON CONFLICT DO NOTHING, and the job's completion, one running bus job found
    * with SKIP LOCKED (as the fetch finds it) and marked completed. All in one transaction: Bothy
    * commits the delivery row with the handler and completes jobs in batches in a transaction of the
-   * completer, and also reads the event and checks for an open dead letter, which the ceiling leaves
-   * out; so it is an upper bound.
+   * completer, and also reads the event and checks for an open dead letter, which the ceiling
+   * leaves out; so it is an upper bound.
    */
   private static final String CEILING_SCRIPT =
       "BEGIN;\n"
@@ -196,11 +196,13 @@ public final class BusDispatchBench {
                 BenchSupport.Steady ceiling =
                     BenchSupport.pgbenchSteady(server, dir, CEILING_SCRIPT, concurrency, 3, 5);
                 if (ceiling.transactions() >= CEILING_JOBS) {
-                  throw new IllegalStateException("the ceiling ran out of running jobs to complete");
+                  throw new IllegalStateException(
+                      "the ceiling ran out of running jobs to complete");
                 }
                 BenchSupport.record(samples, "ceiling-c" + concurrency, events / ceiling.tps());
                 clear(server);
-                skipConsumers(server, scalar(server, "SELECT coalesce(max(seq), 0) FROM event_log"));
+                skipConsumers(
+                    server, scalar(server, "SELECT coalesce(max(seq), 0) FROM event_log"));
                 Workers workers = Workers.start(server, dir, p, null);
                 try {
                   // Warm-up: the children's JIT and pools, unrecorded.
@@ -216,8 +218,16 @@ public final class BusDispatchBench {
                 }
               } else {
                 natsSample(
-                    server, dir, log, nats, bus, p, events, run == runs ? latencySeconds : 0,
-                    samples, latency);
+                    server,
+                    dir,
+                    log,
+                    nats,
+                    bus,
+                    p,
+                    events,
+                    run == runs ? latencySeconds : 0,
+                    samples,
+                    latency);
               }
             }
           }
@@ -284,11 +294,12 @@ public final class BusDispatchBench {
    * One NATS sample with {@code p} worker processes (D-NB-1): the relay of this JVM catches up with
    * the log (the log transport's events included), the stream is purged but for its last message
    * (the relay checks that one is still there), every durable on the stream is deleted and the
-   * worker consumers' cursors move to the head; then a warm-up of a quarter of the sample and the sample are appended and relayed while no
-   * consumer pulls. On those stream contents run pgbench's ceiling at {@code p} clients, the raw
-   * jnats loop with {@code p} connections, and the worker processes, which create the durable at
-   * their start (deliver policy all: from the kept message) and drain it. The relay keeps running
-   * for the latency phase, where it is part of the path; the workers' relays stand by.
+   * worker consumers' cursors move to the head; then a warm-up of a quarter of the sample and the
+   * sample are appended and relayed while no consumer pulls. On those stream contents run pgbench's
+   * ceiling at {@code p} clients, the raw jnats loop with {@code p} connections, and the worker
+   * processes, which create the durable at their start (deliver policy all: from the kept message)
+   * and drain it. The relay keeps running for the latency phase, where it is part of the path; the
+   * workers' relays stand by.
    */
   private static void natsSample(
       EmbeddedPostgresServer server,
@@ -428,8 +439,7 @@ public final class BusDispatchBench {
 
   /** Waits until the relay's cursor reaches {@code head}. */
   private static void awaitRelayed(
-      EmbeddedPostgresServer server, AtomicReference<Throwable> fatal, long head)
-      throws Exception {
+      EmbeddedPostgresServer server, AtomicReference<Throwable> fatal, long head) throws Exception {
     long deadline = System.nanoTime() + DRAIN.toNanos();
     while (scalar(server, "SELECT coalesce(max(last_seq), 0) FROM bus_relay_cursors") < head) {
       if (fatal.get() != null) {
@@ -446,9 +456,9 @@ public final class BusDispatchBench {
    * The raw jnats ceiling: a durable declared as the probe's ({@link
    * NatsConsumerRunner#configuration}, the default {@code bus.consumers} settings), {@code p} loops
    * on their own connections, each pulling {@code bus.consumers.fetchBatch} messages with {@code
-   * bus.consumers.fetchWait} and acking each with {@code ack()}, as the dispatcher answers. The first
-   * {@code warm} messages are the warm-up; returns the seconds for {@code n} messages at the rate
-   * between the 10th and 90th percentile of the rest's ack times, as Bothy's rows are timed.
+   * bus.consumers.fetchWait} and acking each with {@code ack()}, as the dispatcher answers. The
+   * first {@code warm} messages are the warm-up; returns the seconds for {@code n} messages at the
+   * rate between the 10th and 90th percentile of the rest's ack times, as Bothy's rows are timed.
    */
   private static double jnatsCeiling(NatsServer nats, BusModule bus, int p, int warm, int n)
       throws Exception {
@@ -456,11 +466,14 @@ public final class BusDispatchBench {
     BusConsumer consumer =
         new BusConsumer(
             CEILING_DURABLE,
-            List.of(BusHandler.of("bench.ceiling", EventTypes.SETTINGS_UPDATED, (tx, e, at) -> {})));
+            List.of(
+                BusHandler.of("bench.ceiling", EventTypes.SETTINGS_UPDATED, (tx, e, at) -> {})));
     String version = bus.connection().getServerInfo().getVersion();
     ConsumerFilters filters =
         ConsumerFilters.of(
-            version, List.of(EventTypes.SETTINGS_UPDATED.name()), Streams.EVENT_SUBJECTS,
+            version,
+            List.of(EventTypes.SETTINGS_UPDATED.name()),
+            Streams.EVENT_SUBJECTS,
             Streams::subjectOf);
     JetStreamManagement jsm = bus.management();
     jsm.addOrUpdateConsumer(
@@ -539,8 +552,7 @@ public final class BusDispatchBench {
     jsm.deleteConsumer(Streams.EVENTS, CEILING_DURABLE);
     long[] measured = java.util.Arrays.copyOfRange(at, warm, total);
     java.util.Arrays.sort(measured);
-    double seconds =
-        (measured[(int) (n * 0.9)] - measured[(int) (n * 0.1)]) / 1e9 / 0.8;
+    double seconds = (measured[(int) (n * 0.9)] - measured[(int) (n * 0.1)]) / 1e9 / 0.8;
     System.err.printf(
         "bus-dispatch: jnats-%dp %d messages, steady %.0f messages/s%n", p, n, n / seconds);
     return seconds;
@@ -569,14 +581,15 @@ public final class BusDispatchBench {
 
   /**
    * The seconds for {@code n} events at the rate of the events after {@code before}, between the
-   * 10th and the 90th percentile of their delivery times, or from the moment the last worker process
-   * was seen started when that is later (on NATS the stream is full before the workers start, so
-   * the first one could run alone for a while): the events handled in that span over its length.
+   * 10th and the 90th percentile of their delivery times, or from the moment the last worker
+   * process was seen started when that is later (on NATS the stream is full before the workers
+   * start, so the first one could run alone for a while): the events handled in that span over its
+   * length.
    */
   private static double window(EmbeddedPostgresServer server, long before, int n, Instant started)
       throws Exception {
-    String from = " FROM event_deliveries d JOIN event_log e ON e.id = d.event_id WHERE e.seq > "
-        + before;
+    String from =
+        " FROM event_deliveries d JOIN event_log e ON e.id = d.event_id WHERE e.seq > " + before;
     double p10 =
         decimal(
             server,
@@ -617,15 +630,13 @@ public final class BusDispatchBench {
    * Moves every worker consumer's cursor forward to {@code seq} (no worker process runs at this
    * point): the events of the other transport's samples are none of this sample's work. Without it
    * the log transport's consumer {@code bus} would queue jobs for the events the NATS samples
-   * appended, and the other worker consumers of a worker process (the webhooks' fan-out, say)
-   * would catch up on them during the sample; so both transports' workers see only their sample's
-   * events.
+   * appended, and the other worker consumers of a worker process (the webhooks' fan-out, say) would
+   * catch up on them during the sample; so both transports' workers see only their sample's events.
    */
   private static void skipConsumers(EmbeddedPostgresServer server, long seq) throws Exception {
     try (Connection c = server.superuserDataSource().getConnection();
         Statement st = c.createStatement()) {
-      st.execute(
-          "UPDATE event_consumer_cursors SET last_seq = greatest(last_seq, " + seq + ")");
+      st.execute("UPDATE event_consumer_cursors SET last_seq = greatest(last_seq, " + seq + ")");
     }
   }
 
