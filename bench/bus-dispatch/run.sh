@@ -1,13 +1,20 @@
 #!/usr/bin/env bash
-# Bus dispatch benchmark: events per second through one bus consumer with a no-op handler on the log
+# Bus dispatch benchmark: events per second through one bus consumer with a no-op handler on each
 # transport, with 1 and 2 worker processes (child JVMs running the application as worker), side by
-# side with the ceiling (pgbench running the delivery-row transaction with the job's completion at
-# the same concurrency, 10 per process: the default workers of the queue bus) on the same embedded
-# PostgreSQL 18; then the latency from an append's commit to the handler at 200 events/s.
+# side with the ceilings in the same run on the same embedded PostgreSQL 18 and a bench-owned
+# nats-server on a free loopback port:
+# - log: pgbench running the delivery-row transaction with the job's completion at the same
+#   concurrency (10 clients per process: the default workers of the queue bus);
+# - nats (bus.nats.url set in the workers; the stream filled by a relay before any consumer pulls):
+#   pgbench running the delivery-row transaction at 1 client per process (one pull loop per
+#   process), and a raw jnats loop per process pulling with the same fetch batch and acking each
+#   message over the same stream contents.
+# Then the latency from an append's commit to the handler at 200 events/s on each transport.
 #
 # Prints "variant<TAB>sample_seconds" rows on stdout (BENCH_EVENTS events per sample) and the
-# comparison tables on stderr. Runs through bench/run.sh bus-dispatch [runs]; needs the test classes
-# and pgbench (Debian package postgresql-client).
+# comparison tables on stderr. Runs through bench/run.sh bus-dispatch [runs]; needs the test classes,
+# pgbench (Debian package postgresql-client) and nats-server (Debian package nats-server, or unpacked
+# by the tests' NatsServer). BENCH_JAVA_OPTS="-Dbench.transports=log" runs one transport.
 set -euo pipefail
 
 runs="${1:-${BENCH_RUNS:-3}}"

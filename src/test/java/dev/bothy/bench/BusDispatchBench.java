@@ -1,11 +1,38 @@
 package dev.bothy.bench;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.bothy.bus.BusConsumer;
+import dev.bothy.bus.BusConsumerSettings;
+import dev.bothy.bus.BusHandler;
+import dev.bothy.bus.BusModule;
+import dev.bothy.bus.Relay;
+import dev.bothy.bus.RelayTracer;
+import dev.bothy.bus.Streams;
+import dev.bothy.bus.adapters.nats.NatsConsumerRunner;
+import dev.bothy.bus.adapters.nats.NatsStreams;
+import dev.bothy.bus.app.RelayMetrics;
+import dev.bothy.bus.domain.ConsumerFilters;
+import dev.bothy.kernel.Clock;
 import dev.bothy.platform.pg.EmbeddedPostgresServer;
+import dev.bothy.platform.pg.PoolSettings;
+import dev.bothy.sync.EventTypes;
 import dev.bothy.testing.EventLogFixture;
+import dev.bothy.testing.NatsServer;
 import dev.bothy.testing.PgExtension;
+import dev.bothy.wire.config.BusConfig;
+import dev.bothy.wire.config.BusConsumersConfig;
 import dev.bothy.wire.config.DatabaseConfig;
 import dev.bothy.wire.config.JobsConfig;
+import dev.bothy.wire.config.SyncConfig;
+import io.dropwizard.jackson.Jackson;
+import io.nats.client.ConsumerContext;
+import io.nats.client.FetchConsumeOptions;
+import io.nats.client.FetchConsumer;
+import io.nats.client.JetStreamManagement;
+import io.nats.client.Message;
+import io.nats.client.Nats;
+import io.nats.client.PurgeOptions;
+import io.nats.client.api.ConsumerInfo;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -21,43 +48,60 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
 /**
  * The bus dispatch benchmark ({@code bench/run.sh bus-dispatch}): events per second through one bus
- * consumer with a no-op handler, with 1 and 2 worker processes, side by side with the ceiling that
- * bounds it, pgbench running the delivery-row transaction at the same concurrency against the same
- * embedded PostgreSQL 18; then the latency from an append's commit to the handler at 200 events/s.
+ * consumer with a no-op handler, on each transport with 1 and 2 worker processes, side by side with
+ * the ceilings that bound it on the same embedded PostgreSQL 18 and the same bench-owned
+ * nats-server; then the latency from an append's commit to the handler at 200 events/s.
  *
  * <p>The worker processes are real processes: child JVMs running the application as {@code worker}
  * ({@code dev.bothy.wire.BusProbeWorker} in {@code noop} mode, the default configuration but for
- * the database and a free admin port), each with its own pool, job runtime and consumer runner, as
- * an installation runs them. They share the machine's cores with PostgreSQL, as pgbench does.
+ * the database, a free admin port and, on NATS, {@code bus.nats.url}), each with its own pool, job
+ * runtime and consumer runner, as an installation runs them. They share the machine's cores with
+ * PostgreSQL, nats-server and the ceilings.
  *
- * <p>A transport is a parameter ({@code -Dbench.transports}, default {@code log}): each transport
- * adds a row per process count beside the same ceiling row. Only {@code log} is built; a NATS row
- * needs its own worker start and its own ceiling (a raw jnats consume-and-ack loop).
+ * <p>Transports ({@code -Dbench.transports}, default {@code log,nats}):
+ *
+ * <ul>
+ *   <li>{@code log}: the events are appended while the workers run; the worker consumer {@code bus}
+ *       queues {@code bus.dispatch} jobs. Ceiling: pgbench with 10 clients per process running the
+ *       delivery-row transaction with the job's completion ({@code ceiling-cN}).
+ *   <li>{@code nats}: the stream is filled first by a relay in this JVM, with no consumer of the
+ *       probe's durable (D-NB-1), so the rate is the handlers' and not the relay's; the relay's own
+ *       rate goes to stderr. One pull loop per process (the runner dispatches a fetch's messages
+ *       one after the other), so the ceilings run at 1 per process: pgbench running the
+ *       delivery-row transaction alone ({@code ceiling-nats-cN}, D-NB-2) and a raw jnats loop per
+ *       process on its own connection, pulling with the same fetch batch and acking each message,
+ *       over the same stream contents ({@code jnats-Pp}).
+ * </ul>
  *
  * <p>Prints {@code variant<TAB>seconds} rows ({@code events} events per sample) on stdout and the
  * comparison on stderr.
  */
 public final class BusDispatchBench {
   private static final String HANDLER = "probe.effect";
+  private static final String DURABLE = "probe_main";
+  private static final String CEILING_DURABLE = "bench_ceiling";
   private static final String WORKER_MAIN = "dev.bothy.wire.BusProbeWorker";
   private static final Duration START = Duration.ofSeconds(120);
   private static final Duration DRAIN = Duration.ofMinutes(10);
   private static final int APPEND_UNIT = 1000;
   private static final int CEILING_JOBS = 200_000;
   private static final int LATENCY_RATE = 200;
+  private static final List<String> TRANSPORTS = List.of("log", "nats");
 
   /**
-   * The ceiling, per event what one dispatch writes and commits (Dispatch, DispatchJob, the job
-   * runtime): the unit of work's three timeouts with set_config, the delivery row inserted with ON
-   * CONFLICT DO NOTHING, and the job's completion, one running bus job found with SKIP LOCKED (as
-   * the fetch finds it) and marked completed. All in one transaction: Bothy commits the delivery
-   * row with the handler and completes jobs in batches in a transaction of the completer, and also
-   * reads the event and checks for an open dead letter, which the ceiling leaves out; so it is an
-   * upper bound.
+   * The ceiling of the log transport, per event what one dispatch writes and commits (Dispatch,
+   * DispatchJob, the job runtime): the unit of work's three timeouts with set_config, the delivery
+   * row inserted with ON CONFLICT DO NOTHING, and the job's completion, one running bus job found
+   * with SKIP LOCKED (as the fetch finds it) and marked completed. All in one transaction: Bothy
+   * commits the delivery row with the handler and completes jobs in batches in a transaction of the
+   * completer, and also reads the event and checks for an open dead letter, which the ceiling
+   * leaves out; so it is an upper bound.
    */
   private static final String CEILING_SCRIPT =
       "BEGIN;\n"
@@ -71,91 +115,171 @@ public final class BusDispatchBench {
           + " jobs WHERE state = 'running' LIMIT 1 FOR UPDATE SKIP LOCKED);\n"
           + "COMMIT;\n";
 
+  /**
+   * The database ceiling of the NATS transport (D-NB-2): the handler's unit alone, its timeouts and
+   * the delivery row. On NATS the event comes in the message and there is no job; Bothy's unit also
+   * checks for an open dead letter, which this leaves out, so it is an upper bound.
+   */
+  private static final String NATS_CEILING_SCRIPT =
+      "BEGIN;\n"
+          + "SELECT set_config('statement_timeout', '30000ms', true),"
+          + " set_config('lock_timeout', '5000ms', true),"
+          + " set_config('idle_in_transaction_session_timeout', '60000ms', true);\n"
+          + "INSERT INTO event_deliveries (handler, event_id, handled_at) VALUES ('"
+          + HANDLER
+          + "', gen_random_uuid(), now()) ON CONFLICT DO NOTHING;\n"
+          + "COMMIT;\n";
+
   private BusDispatchBench() {}
 
   /**
-   * Runs the benchmark.
+   * Runs the benchmark and exits: 0 when it ran through, 1 on any failure (a missing delivery row,
+   * a wait that timed out, a failed relay), so that no thread of a NATS connection keeps the JVM.
    *
    * @param args samples per variant, events per sample, seconds of the latency phase
-   * @throws Exception when the server, pgbench or a worker process fails
    */
-  public static void main(String[] args) throws Exception {
+  public static void main(String[] args) {
+    int status = 0;
+    try {
+      run(args);
+    } catch (Throwable t) {
+      System.err.println("bus-dispatch: failed: " + t);
+      t.printStackTrace();
+      status = 1;
+    }
+    System.err.flush();
+    System.exit(status);
+  }
+
+  private static void run(String[] args) throws Exception {
     int runs = args.length > 0 ? Integer.parseInt(args[0]) : 3;
     int events = args.length > 1 ? Integer.parseInt(args[1]) : 20_000;
     int latencySeconds = args.length > 2 ? Integer.parseInt(args[2]) : 15;
     int[] processes = BenchSupport.ints("bench.processes", 1, 2);
     List<String> transports =
-        List.of(System.getProperty("bench.transports", "log").split(",")).stream()
+        List.of(System.getProperty("bench.transports", "log,nats").split(",")).stream()
             .map(String::trim)
             .toList();
     for (String transport : transports) {
-      if (!transport.equals("log")) {
+      if (!TRANSPORTS.contains(transport)) {
         throw new IllegalArgumentException(
-            "unknown transport " + transport + " in bench.transports; built: log");
+            "unknown transport " + transport + " in bench.transports; built: " + TRANSPORTS);
       }
     }
     int perProcess = JobsConfig.BUS_QUEUE_WORKERS;
     Path dir = Files.createTempDirectory("bothy-bench-bus-dispatch");
     Map<String, List<Double>> samples = new LinkedHashMap<>();
     Map<String, String> latency = new LinkedHashMap<>();
+    NatsServer nats = transports.contains("nats") ? NatsServer.jetStream() : null;
+    BusModule bus = null;
     try (EmbeddedPostgresServer server =
         EmbeddedPostgresServer.start(
             dir.resolve("data"), 0, Duration.ofSeconds(60), Duration.ZERO)) {
       BenchSupport.migrate(server);
       // The worker processes' start checks the instance record, which db migrate writes.
       PgExtension.recordInstance(server.superuserDataSource());
+      if (nats != null) {
+        nats.start();
+        bus = connect(nats);
+      }
       try (HikariDataSource pool = BenchSupport.pool(server, 2)) {
         EventLogFixture log = new EventLogFixture(pool);
         for (int run = 1; run <= runs; run++) {
           System.err.printf("bus-dispatch: run %d of %d%n", run, runs);
           for (int p : processes) {
-            int concurrency = p * perProcess;
-            clear(server);
-            fillRunningJobs(server);
-            BenchSupport.Steady ceiling =
-                BenchSupport.pgbenchSteady(server, dir, CEILING_SCRIPT, concurrency, 3, 5);
-            if (ceiling.transactions() >= CEILING_JOBS) {
-              throw new IllegalStateException("the ceiling ran out of running jobs to complete");
-            }
-            BenchSupport.record(samples, "ceiling-c" + concurrency, events / ceiling.tps());
             for (String transport : transports) {
-              clear(server);
-              Workers workers = Workers.start(server, dir, p);
-              try {
-                // Warm-up: the children's JIT and pools, unrecorded.
-                drain(server, log, events / 4);
-                double seconds = drain(server, log, events);
-                BenchSupport.record(samples, transport + "-" + p + "p", seconds);
-                workers.printCpu(events + events / 4);
-                if (run == runs) {
-                  latency.put(transport + "-" + p + "p", latency(server, log, latencySeconds));
+              String variant = transport + "-" + p + "p";
+              if (transport.equals("log")) {
+                int concurrency = p * perProcess;
+                clear(server);
+                fillRunningJobs(server);
+                BenchSupport.Steady ceiling =
+                    BenchSupport.pgbenchSteady(server, dir, CEILING_SCRIPT, concurrency, 3, 5);
+                if (ceiling.transactions() >= CEILING_JOBS) {
+                  throw new IllegalStateException(
+                      "the ceiling ran out of running jobs to complete");
                 }
-              } finally {
-                workers.stop();
+                BenchSupport.record(samples, "ceiling-c" + concurrency, events / ceiling.tps());
+                clear(server);
+                skipConsumers(
+                    server, scalar(server, "SELECT coalesce(max(seq), 0) FROM event_log"));
+                Workers workers = Workers.start(server, dir, p, null);
+                try {
+                  // Warm-up: the children's JIT and pools, unrecorded.
+                  drain(server, log, events / 4);
+                  double seconds = drain(server, log, events);
+                  BenchSupport.record(samples, variant, seconds);
+                  workers.printCpu(events + events / 4);
+                  if (run == runs) {
+                    latency.put(variant, latency(server, log, latencySeconds));
+                  }
+                } finally {
+                  workers.stop();
+                }
+              } else {
+                natsSample(
+                    server,
+                    dir,
+                    log,
+                    nats,
+                    bus,
+                    p,
+                    events,
+                    run == runs ? latencySeconds : 0,
+                    samples,
+                    latency);
               }
             }
           }
         }
       }
     } finally {
+      if (bus != null) {
+        bus.close();
+      }
+      if (nats != null) {
+        nats.close();
+      }
       BenchSupport.deleteTree(dir);
     }
+    report(samples, latency, transports, processes, perProcess, events, latencySeconds);
+  }
+
+  private static void report(
+      Map<String, List<Double>> samples,
+      Map<String, String> latency,
+      List<String> transports,
+      int[] processes,
+      int perProcess,
+      int events,
+      int latencySeconds) {
     System.err.println();
     System.err.println(
-        "| transport | worker processes | concurrency | ceiling events/s | Bothy events/s |"
-            + " Bothy / ceiling | Bothy / lower ceiling |");
-    System.err.println("|---|---|---|---|---|---|---|");
-    double lower = Double.MAX_VALUE;
-    for (int p : processes) {
-      lower = Math.min(lower, BenchSupport.rate(samples, "ceiling-c" + p * perProcess, events));
-    }
+        "| transport | worker processes | concurrency | pgbench ceiling events/s |"
+            + " jnats ceiling events/s | Bothy events/s | Bothy / pgbench | Bothy / jnats |"
+            + " Bothy / lower ceiling |");
+    System.err.println("|---|---|---|---|---|---|---|---|---|");
     for (String transport : transports) {
       for (int p : processes) {
-        double ceiling = BenchSupport.rate(samples, "ceiling-c" + p * perProcess, events);
+        boolean onNats = transport.equals("nats");
+        int concurrency = onNats ? p : p * perProcess;
+        double pg =
+            BenchSupport.rate(
+                samples, (onNats ? "ceiling-nats-c" : "ceiling-c") + concurrency, events);
+        double jnats = onNats ? BenchSupport.rate(samples, "jnats-" + p + "p", events) : 0;
         double bothy = BenchSupport.rate(samples, transport + "-" + p + "p", events);
+        double lower = onNats ? Math.min(pg, jnats) : pg;
         System.err.printf(
-            "| %s | %d | %d | %.0f | %.0f | %.2f | %.2f |%n",
-            transport, p, p * perProcess, ceiling, bothy, bothy / ceiling, bothy / lower);
+            "| %s | %d | %d | %.0f | %s | %.0f | %.2f | %s | %.2f |%n",
+            transport,
+            p,
+            concurrency,
+            pg,
+            onNats ? String.format("%.0f", jnats) : "-",
+            bothy,
+            bothy / pg,
+            onNats ? String.format("%.2f", bothy / jnats) : "-",
+            bothy / lower);
       }
     }
     System.err.println();
@@ -164,6 +288,356 @@ public final class BusDispatchBench {
     System.err.println("| variant | events | p50 | p99 | max |");
     System.err.println("|---|---|---|---|---|");
     latency.forEach((variant, row) -> System.err.printf("| %s | %s |%n", variant, row));
+  }
+
+  /**
+   * One NATS sample with {@code p} worker processes (D-NB-1): the relay of this JVM catches up with
+   * the log (the log transport's events included), the stream is purged but for its last message
+   * (the relay checks that one is still there), every durable on the stream is deleted and the
+   * worker consumers' cursors move to the head; then a warm-up of a quarter of the sample and the
+   * sample are appended and relayed while no consumer pulls. On those stream contents run pgbench's
+   * ceiling at {@code p} clients, the raw jnats loop with {@code p} connections, and the worker
+   * processes, which create the durable at their start (deliver policy all: from the kept message)
+   * and drain it. The relay keeps running for the latency phase, where it is part of the path; the
+   * workers' relays stand by.
+   */
+  private static void natsSample(
+      EmbeddedPostgresServer server,
+      Path dir,
+      EventLogFixture log,
+      NatsServer nats,
+      BusModule bus,
+      int p,
+      int events,
+      int latencySeconds,
+      Map<String, List<Double>> samples,
+      Map<String, String> latency)
+      throws Exception {
+    String variant = "nats-" + p + "p";
+    clear(server);
+    JetStreamManagement jsm = bus.management();
+    // Every durable of the last sample (the probe's, the ceiling's, and the other modules' bus
+    // consumers the workers declared, such as system_echo): each sample's start from the same
+    // stream contents.
+    for (String durable : jsm.getConsumerNames(Streams.EVENTS)) {
+      jsm.deleteConsumer(Streams.EVENTS, durable);
+    }
+    AtomicReference<Throwable> fatal = new AtomicReference<>();
+    Relay relay = relay(server, nats, bus, log, fatal);
+    relay.start();
+    try {
+      awaitRelayed(server, fatal, scalar(server, "SELECT coalesce(max(seq), 0) FROM event_log"));
+      jsm.purgeStream(Streams.EVENTS, PurgeOptions.builder().keep(1).build());
+      long kept = jsm.getStreamInfo(Streams.EVENTS).getStreamState().getMsgCount();
+      int warm = events / 4;
+      long beforeWarm = scalar(server, "SELECT coalesce(max(seq), 0) FROM event_log");
+      skipConsumers(server, beforeWarm);
+      UUID user = UUID.randomUUID();
+      long began = System.nanoTime();
+      for (int done = 0; done < warm + events; done += APPEND_UNIT) {
+        log.append(user, Math.min(APPEND_UNIT, warm + events - done));
+      }
+      long appended = System.nanoTime();
+      long head = scalar(server, "SELECT max(seq) FROM event_log");
+      awaitRelayed(server, fatal, head);
+      long relayed = System.nanoTime();
+      long inStream = jsm.getStreamInfo(Streams.EVENTS).getStreamState().getMsgCount();
+      if (inStream != kept + warm + events) {
+        throw new IllegalStateException(
+            "the stream holds " + inStream + " messages, expected " + (kept + warm + events));
+      }
+      System.err.printf(
+          "bus-dispatch: nats pre-fill: %d events appended in %.2f s, relayed by %.2f s (relay"
+              + " at least %.0f events/s while appends ran)%n",
+          warm + events,
+          (appended - began) / 1e9,
+          (relayed - began) / 1e9,
+          (warm + events) / ((relayed - began) / 1e9));
+      long beforeMeasured = beforeWarm + warm;
+      BenchSupport.Steady ceiling =
+          BenchSupport.pgbenchSteady(server, dir, NATS_CEILING_SCRIPT, p, 3, 5);
+      BenchSupport.record(samples, "ceiling-nats-c" + p, events / ceiling.tps());
+      clear(server);
+      BenchSupport.record(
+          samples, "jnats-" + p + "p", jnatsCeiling(nats, bus, p, (int) kept + warm, events));
+      Workers workers = Workers.start(server, dir, p, nats.url());
+      Instant allStarted = Instant.now();
+      try {
+        awaitHandled(server, beforeWarm, warm + events);
+        double seconds = window(server, beforeMeasured, events, allStarted);
+        ConsumerInfo info = jsm.getConsumerInfo(Streams.EVENTS, DURABLE);
+        System.err.printf(
+            "bus-dispatch: %s %d events, steady %.0f events/s; durable redelivered %d%n",
+            variant, events, events / seconds, info.getRedelivered());
+        BenchSupport.record(samples, variant, seconds);
+        workers.printCpu(warm + events);
+        if (latencySeconds > 0) {
+          latency.put(variant, latency(server, log, latencySeconds));
+        }
+      } finally {
+        workers.stop();
+      }
+    } finally {
+      relay.stop(Duration.ofSeconds(10));
+    }
+    if (fatal.get() != null) {
+      throw new IllegalStateException("the relay failed", fatal.get());
+    }
+  }
+
+  /** Connects to the bench's nats-server as the bus start step does and declares the streams. */
+  private static BusModule connect(NatsServer nats) throws Exception {
+    BusModule module = new BusModule(busSettings(nats));
+    module.connect();
+    NatsStreams.ensure(module.management(), module.events(), true);
+    return module;
+  }
+
+  /** The default {@code bus} settings with the bench's nats-server. */
+  private static BusModule.Settings busSettings(NatsServer nats) throws Exception {
+    return Jackson.newObjectMapper()
+        .readValue("{\"nats\":{\"url\":\"" + nats.url() + "\"}}", BusConfig.class)
+        .settings(new SyncConfig(), "bothy-bench")
+        .orElseThrow();
+  }
+
+  /** A relay built as {@code BusModule.startRelay} builds it, with the default settings. */
+  private static Relay relay(
+      EmbeddedPostgresServer server,
+      NatsServer nats,
+      BusModule bus,
+      EventLogFixture log,
+      AtomicReference<Throwable> fatal)
+      throws Exception {
+    var settings = busSettings(nats).relay();
+    return new Relay(
+        new Relay.Settings(
+            Streams.EVENTS,
+            Streams::subjectOf,
+            settings.batchSize(),
+            settings.window(),
+            settings.pollInterval(),
+            settings.publishAckTimeout(),
+            settings.leaseTimeout(),
+            DatabaseConfig.DEFAULT_LISTEN_RECONNECT_BACKOFF_CAP.toJavaDuration()),
+        log.uow,
+        log.log,
+        bus.connection(),
+        new Relay.Connections(
+            connection(server, Relay.LEASE_APPLICATION_NAME),
+            connection(server, Relay.LISTEN_APPLICATION_NAME)),
+        RelayMetrics.NONE,
+        RelayTracer.NONE,
+        Clock.system(),
+        fatal::set);
+  }
+
+  private static PoolSettings connection(EmbeddedPostgresServer server, String applicationName) {
+    return new PoolSettings(
+        server.jdbcUrl("postgres"), "bothy_app", null, 1, Duration.ofSeconds(5), applicationName);
+  }
+
+  /** Waits until the relay's cursor reaches {@code head}. */
+  private static void awaitRelayed(
+      EmbeddedPostgresServer server, AtomicReference<Throwable> fatal, long head) throws Exception {
+    long deadline = System.nanoTime() + DRAIN.toNanos();
+    while (scalar(server, "SELECT coalesce(max(last_seq), 0) FROM bus_relay_cursors") < head) {
+      if (fatal.get() != null) {
+        throw new IllegalStateException("the relay failed", fatal.get());
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("the relay did not reach " + head + " in " + DRAIN);
+      }
+      Thread.sleep(50);
+    }
+  }
+
+  /**
+   * The raw jnats ceiling: a durable declared as the probe's ({@link
+   * NatsConsumerRunner#configuration}, the default {@code bus.consumers} settings), {@code p} loops
+   * on their own connections, each pulling {@code bus.consumers.fetchBatch} messages with {@code
+   * bus.consumers.fetchWait} and acking each with {@code ack()}, as the dispatcher answers. The
+   * first {@code warm} messages are the warm-up; returns the seconds for {@code n} messages at the
+   * rate between the 10th and 90th percentile of the rest's ack times, as Bothy's rows are timed.
+   */
+  private static double jnatsCeiling(NatsServer nats, BusModule bus, int p, int warm, int n)
+      throws Exception {
+    BusConsumerSettings settings = new BusConsumersConfig().settings();
+    BusConsumer consumer =
+        new BusConsumer(
+            CEILING_DURABLE,
+            List.of(
+                BusHandler.of("bench.ceiling", EventTypes.SETTINGS_UPDATED, (tx, e, at) -> {})));
+    String version = bus.connection().getServerInfo().getVersion();
+    ConsumerFilters filters =
+        ConsumerFilters.of(
+            version,
+            List.of(EventTypes.SETTINGS_UPDATED.name()),
+            Streams.EVENT_SUBJECTS,
+            Streams::subjectOf);
+    JetStreamManagement jsm = bus.management();
+    jsm.addOrUpdateConsumer(
+        Streams.EVENTS, NatsConsumerRunner.configuration(consumer, filters, settings));
+    int total = warm + n;
+    long[] at = new long[total];
+    AtomicInteger done = new AtomicInteger();
+    AtomicReference<Throwable> failed = new AtomicReference<>();
+    List<Thread> threads = new ArrayList<>();
+    long deadline = System.nanoTime() + DRAIN.toNanos();
+    for (int i = 0; i < p; i++) {
+      Thread t =
+          new Thread(
+              () -> {
+                io.nats.client.Connection c = null;
+                try {
+                  c = Nats.connect(nats.url());
+                  ConsumerContext ctx = c.getConsumerContext(Streams.EVENTS, CEILING_DURABLE);
+                  FetchConsumeOptions options =
+                      FetchConsumeOptions.builder()
+                          .maxMessages(settings.fetchBatch())
+                          .expiresIn(settings.fetchWait().toMillis())
+                          .build();
+                  while (done.get() < total && System.nanoTime() < deadline) {
+                    FetchConsumer fetch = ctx.fetch(options);
+                    try {
+                      Message m = fetch.nextMessage();
+                      while (m != null) {
+                        m.ack();
+                        int k = done.incrementAndGet();
+                        if (k <= total) {
+                          at[k - 1] = System.nanoTime();
+                        }
+                        m = fetch.nextMessage();
+                      }
+                    } finally {
+                      fetch.close();
+                    }
+                  }
+                } catch (Throwable e) {
+                  failed.compareAndSet(null, e);
+                } finally {
+                  if (c != null) {
+                    try {
+                      c.close();
+                    } catch (InterruptedException e) {
+                      Thread.currentThread().interrupt();
+                    }
+                  }
+                }
+              },
+              "bench-jnats-" + i);
+      threads.add(t);
+      t.start();
+    }
+    for (Thread t : threads) {
+      t.join();
+    }
+    if (failed.get() != null) {
+      throw new IllegalStateException("the jnats ceiling failed", failed.get());
+    }
+    if (done.get() != total) {
+      throw new IllegalStateException(
+          "the jnats ceiling acked " + done.get() + " messages, expected " + total);
+    }
+    // The acks are sent without waiting: wait until the server has them all.
+    long ackDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    ConsumerInfo info = jsm.getConsumerInfo(Streams.EVENTS, CEILING_DURABLE);
+    while (info.getNumAckPending() > 0 || info.getNumPending() > 0) {
+      if (System.nanoTime() > ackDeadline) {
+        throw new IllegalStateException("the jnats ceiling left messages unanswered: " + info);
+      }
+      Thread.sleep(50);
+      info = jsm.getConsumerInfo(Streams.EVENTS, CEILING_DURABLE);
+    }
+    jsm.deleteConsumer(Streams.EVENTS, CEILING_DURABLE);
+    long[] measured = java.util.Arrays.copyOfRange(at, warm, total);
+    java.util.Arrays.sort(measured);
+    double seconds = (measured[(int) (n * 0.9)] - measured[(int) (n * 0.1)]) / 1e9 / 0.8;
+    System.err.printf(
+        "bus-dispatch: jnats-%dp %d messages, steady %.0f messages/s%n", p, n, n / seconds);
+    return seconds;
+  }
+
+  /** Waits until {@code n} events after {@code before} have their delivery rows. */
+  private static void awaitHandled(EmbeddedPostgresServer server, long before, int n)
+      throws Exception {
+    String handled =
+        "SELECT count(*) FROM event_deliveries d JOIN event_log e ON e.id = d.event_id"
+            + " WHERE e.seq > "
+            + before;
+    long deadline = System.nanoTime() + DRAIN.toNanos();
+    while (scalar(server, "SELECT count(*) FROM event_deliveries") < n
+        || scalar(server, handled) < n) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("the workers did not handle " + n + " events in " + DRAIN);
+      }
+      Thread.sleep(100);
+    }
+    if (scalar(server, handled) != n) {
+      throw new IllegalStateException(
+          "delivery rows differ from events: " + scalar(server, handled));
+    }
+  }
+
+  /**
+   * The seconds for {@code n} events at the rate of the events after {@code before}, between the
+   * 10th and the 90th percentile of their delivery times, or from the moment the last worker
+   * process was seen started when that is later (on NATS the stream is full before the workers
+   * start, so the first one could run alone for a while): the events handled in that span over its
+   * length.
+   */
+  private static double window(EmbeddedPostgresServer server, long before, int n, Instant started)
+      throws Exception {
+    String from =
+        " FROM event_deliveries d JOIN event_log e ON e.id = d.event_id WHERE e.seq > " + before;
+    double p10 =
+        decimal(
+            server,
+            "SELECT extract(epoch FROM percentile_disc(0.1) WITHIN GROUP (ORDER BY d.handled_at))"
+                + from);
+    double p90 =
+        decimal(
+            server,
+            "SELECT extract(epoch FROM percentile_disc(0.9) WITHIN GROUP (ORDER BY d.handled_at))"
+                + from);
+    double start = Math.max(p10, started.toEpochMilli() / 1000.0);
+    if (start >= p90) {
+      throw new IllegalStateException(
+          "the last worker process started after 90% of the sample was handled; raise"
+              + " BENCH_EVENTS");
+    }
+    long inSpan =
+        scalar(
+            server,
+            "SELECT count(*)"
+                + from
+                + " AND d.handled_at >= to_timestamp("
+                + start
+                + ") AND d.handled_at <= to_timestamp("
+                + p90
+                + ")");
+    double rate = inSpan / (p90 - start);
+    if (start > p10) {
+      System.err.printf(
+          "bus-dispatch: the window starts %.2f s after the 10th percentile, when the last"
+              + " worker process was up%n",
+          start - p10);
+    }
+    return n / rate;
+  }
+
+  /**
+   * Moves every worker consumer's cursor forward to {@code seq} (no worker process runs at this
+   * point): the events of the other transport's samples are none of this sample's work. Without it
+   * the log transport's consumer {@code bus} would queue jobs for the events the NATS samples
+   * appended, and the other worker consumers of a worker process (the webhooks' fan-out, say) would
+   * catch up on them during the sample; so both transports' workers see only their sample's events.
+   */
+  private static void skipConsumers(EmbeddedPostgresServer server, long seq) throws Exception {
+    try (Connection c = server.superuserDataSource().getConnection();
+        Statement st = c.createStatement()) {
+      st.execute("UPDATE event_consumer_cursors SET last_seq = greatest(last_seq, " + seq + ")");
+    }
   }
 
   /** Empties the tables dispatch writes, so every sample starts alike. */
@@ -319,18 +793,28 @@ public final class BusDispatchBench {
   }
 
   /** The worker processes of one sample. */
-  private record Workers(List<Process> processes, List<Path> outputs) {
-    static Workers start(EmbeddedPostgresServer server, Path dir, int count) throws Exception {
+  private record Workers(List<Process> processes, List<Path> outputs, String startedStep) {
+    /**
+     * Starts {@code count} worker processes; with {@code natsUrl} on the NATS transport (then the
+     * start is done at the step {@code bus_nats_consumers}), without it on the log.
+     */
+    static Workers start(EmbeddedPostgresServer server, Path dir, int count, String natsUrl)
+        throws Exception {
       Path config = dir.resolve("worker.yml");
       Files.writeString(
           config,
           "database:\n  url: "
               + server.jdbcUrl("postgres")
               + "\nlogging:\n  level: INFO\n"
-              + "server:\n  adminConnectors:\n    - type: http\n      port: 0\n");
+              + "server:\n  adminConnectors:\n    - type: http\n      port: 0\n"
+              + (natsUrl == null ? "" : "bus:\n  nats:\n    url: " + natsUrl + "\n"));
       List<Process> processes = new ArrayList<>();
       List<Path> outputs = new ArrayList<>();
-      Workers workers = new Workers(processes, outputs);
+      Workers workers =
+          new Workers(
+              processes,
+              outputs,
+              natsUrl == null ? "step=event_consumers" : "step=bus_nats_consumers");
       try {
         for (int i = 0; i < count; i++) {
           Path output = Files.createTempFile(dir, "worker", ".log");
@@ -373,7 +857,7 @@ public final class BusDispatchBench {
       long deadline = System.nanoTime() + START.toNanos();
       while (true) {
         String out = Files.readString(outputs.get(i), StandardCharsets.UTF_8);
-        if (out.contains("start step done: step=event_consumers")
+        if (out.contains("start step done: " + startedStep + " ")
             && out.contains("org.eclipse.jetty.server.Server: Started")) {
           return;
         }

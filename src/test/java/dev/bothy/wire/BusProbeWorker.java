@@ -9,7 +9,8 @@ import java.util.List;
 /**
  * A launcher for child JVMs of the dispatch crash tests and of {@code bench/run.sh bus-dispatch}:
  * the real application (run it as {@code worker}) with one test bus consumer {@code probe_main} and
- * its handler {@code probe.effect} on {@code settings.updated}, on the log transport.
+ * its handler {@code probe.effect} on {@code settings.updated}, on the log transport, or on NATS
+ * when its configuration sets {@code bus.nats.url} (the benchmark's NATS rows).
  *
  * <p>System properties, read only here (never configuration keys of the application):
  *
