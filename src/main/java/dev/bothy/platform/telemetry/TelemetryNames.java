@@ -105,6 +105,9 @@ public final class TelemetryNames {
                   "application_name",
                   "connection_name",
                   "stream",
+                  // A bus consumer's NATS durable, and the subjects its durable filters.
+                  "bothy.bus.durable",
+                  "filter_subjects",
                   "fields",
                   // A NATS server's error reduced to letters, or why a webhook subscription was
                   // disabled (gap, failing, gone).
