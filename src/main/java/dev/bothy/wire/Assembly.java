@@ -275,7 +275,7 @@ final class Assembly {
       lifecycle.onStop(StopPhase.POOL, "pool", total, dataSource::stop);
       LifecycleManaged managed = new LifecycleManaged(lifecycle, exitGrace(config));
       environment.lifecycle().manage(managed);
-      // A SIGTERM while the server still starts: the exit hook stops it (Jetty's does not).
+      // The exit hook stops the server, also one still starting; Jetty's own hook is turned off.
       environment
           .lifecycle()
           .addEventListener(LifecycleManaged.onStarting(managed::serverStarting));

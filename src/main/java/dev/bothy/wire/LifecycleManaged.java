@@ -4,8 +4,7 @@ import ch.qos.logback.classic.LoggerContext;
 import dev.bothy.platform.lifecycle.Lifecycle;
 import io.dropwizard.lifecycle.Managed;
 import java.time.Duration;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.util.component.LifeCycle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -14,28 +13,25 @@ import org.slf4j.LoggerFactory;
  * Runs the {@link Lifecycle} from Dropwizard: start before the connectors open, stop after they
  * closed.
  *
- * <p>Its JVM shutdown hook does two things Jetty's own hook does not:
+ * <p>Its JVM shutdown hook is the one that stops the server (Jetty's own is turned off as the
+ * server starts, see {@link #serverStarting}):
  *
  * <ul>
- *   <li>It stops a server that is still starting. Jetty's hook stops only a started server, so a
- *       SIGTERM during the start steps, or between them and the connectors' start, ran no stop
- *       phase and the exit waited out the whole grace. The hook asks the server to stop; Jetty
- *       holds that stop until its start has ended, then the stop phases run in order.
+ *   <li>It stops a server that is still starting: a SIGTERM during the start steps, or between them
+ *       and the connectors' start, waits for the start to end, then the stop phases run in order.
+ *       Jetty's hook skipped such a server, so the process ran no stop phase.
  *   <li>It keeps the last log lines of a shutdown: Dropwizard's console appender is asynchronous
  *       and Dropwizard stops logging from a plain thread after the server stopped, so a JVM ending
- *       on SIGTERM could drop the lines of the stop phases. The hook waits, up to the exit grace
- *       for the start to end and up to the exit grace again for the stop phases, then stops the
- *       logger context, which flushes the queued lines before the JVM halts.
+ *       on SIGTERM could drop the lines of the stop phases. The hook waits for the stop, up to
+ *       twice the exit grace (the rest of a start, then the stop), then stops the logger context,
+ *       which flushes the queued lines before the JVM halts.
  * </ul>
  */
 final class LifecycleManaged implements Managed {
   private static final Logger LOG = LoggerFactory.getLogger(LifecycleManaged.class);
 
   private final Lifecycle lifecycle;
-  private final CountDownLatch stopping = new CountDownLatch(1);
-  private final CountDownLatch stopped = new CountDownLatch(1);
   private final Thread exitHook;
-  private volatile boolean starting;
   private volatile LifeCycle server;
 
   /**
@@ -51,38 +47,40 @@ final class LifecycleManaged implements Managed {
   }
 
   /**
-   * Remembers the server as it starts, so the exit hook can stop it while it is still starting.
-   * Register through {@link #onStarting}.
+   * Takes the server over as it starts: remembers it for the exit hook and turns Jetty's own
+   * shutdown hook off, so one hook alone stops the server. Jetty's hook stops only a started server
+   * and then destroys it even while another thread still stops it, which left a process hanging
+   * when both hooks ran. Register through {@link #onStarting}.
    *
    * @param starting the starting server
    */
   void serverStarting(LifeCycle starting) {
+    if (starting instanceof Server jetty) {
+      jetty.setStopAtShutdown(false);
+    }
     this.server = starting;
   }
 
   private void onExit(Duration exitGrace) {
-    if (starting) {
-      LifeCycle toStop = server;
-      if (toStop != null) {
-        // Jetty's own hook skips a server that is not started yet. Its stop waits for a running
-        // start to end, so it runs on its own thread: the wait below stays bounded.
-        Thread stopper =
-            new Thread(
-                () -> {
-                  try {
-                    toStop.stop();
-                  } catch (Exception e) {
-                    LOG.warn("stop at exit failed: error.type={}", e.getClass().getName());
-                  }
-                },
-                "bothy-stop-at-exit");
-        stopper.setDaemon(true);
-        stopper.start();
-      }
+    LifeCycle toStop = server;
+    if (toStop != null) {
+      // Jetty holds a stop until a running start has ended, so a SIGTERM during the start stops
+      // the process in order once it started. On its own thread, so the wait stays bounded: the
+      // rest of a start and the stop (grace period and stop phases) each get the exit grace.
+      Thread stopper =
+          new Thread(
+              () -> {
+                try {
+                  toStop.stop();
+                } catch (Exception e) {
+                  LOG.warn("stop at exit failed: error.type={}", e.getClass().getName());
+                }
+              },
+              "bothy-stop-at-exit");
+      stopper.setDaemon(true);
+      stopper.start();
       try {
-        if (stopping.await(exitGrace.toMillis(), TimeUnit.MILLISECONDS)) {
-          stopped.await(exitGrace.toMillis(), TimeUnit.MILLISECONDS);
-        }
+        stopper.join(exitGrace.multipliedBy(2).toMillis());
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
@@ -94,23 +92,18 @@ final class LifecycleManaged implements Managed {
 
   @Override
   public void start() throws Exception {
-    starting = true;
     try {
       lifecycle.start();
     } catch (Exception | Error e) {
       // A failed start ends the process; the stop phases still close what started.
-      stopping.countDown();
       lifecycle.stop();
-      stopped.countDown();
       throw e;
     }
   }
 
   @Override
   public void stop() {
-    stopping.countDown();
     lifecycle.stop();
-    stopped.countDown();
     try {
       // Stopped without the JVM ending (tests, embedding): the hook is not needed any more.
       Runtime.getRuntime().removeShutdownHook(exitHook);
