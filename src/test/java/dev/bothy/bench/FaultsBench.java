@@ -42,7 +42,7 @@ public final class FaultsBench {
         FaultTrials.start(
             new FaultTrials.Settings(
                 dir,
-                FaultTrials.BusTransport.LOG,
+                FaultTrials.BusTransport.NATS,
                 Duration.ofMillis(500),
                 Duration.ofSeconds(90),
                 Duration.ofSeconds(120)))) {

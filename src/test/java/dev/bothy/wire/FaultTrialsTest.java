@@ -31,7 +31,7 @@ class FaultTrialsTest {
         FaultTrials.start(
             new FaultTrials.Settings(
                 dir,
-                FaultTrials.BusTransport.LOG,
+                FaultTrials.BusTransport.NATS,
                 Duration.ofMillis(500),
                 Duration.ofSeconds(90),
                 Duration.ofSeconds(120)))) {
