@@ -3,7 +3,6 @@ package dev.bothy.platform.pg;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bothy.testing.PgExtension;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -20,18 +19,20 @@ class SessionLockTest {
 
   private static final long KEY = 4242L;
 
-  private static SessionLock lock(String applicationName, Duration idle) {
+  // A key per test: a closed session's backend ends after close() returns, so the lock of one
+  // test's last holder may still be held when the next test starts.
+  private static SessionLock lock(String applicationName, Duration idle, long key) {
     return new SessionLock(
         new PoolSettings(
             PG.jdbcUrl(), "bothy_app", null, 1, Duration.ofSeconds(5), applicationName),
-        KEY,
+        key,
         idle);
   }
 
   @Test
-  void only_one_session_holds_the_lock_and_a_release_hands_it_on() throws SQLException {
-    try (SessionLock alex = lock("lock-alex", Duration.ofMinutes(1));
-        SessionLock sam = lock("lock-sam", Duration.ofMinutes(1))) {
+  void only_one_session_holds_the_lock_and_a_release_hands_it_on() throws Exception {
+    try (SessionLock alex = lock("lock-alex", Duration.ofMinutes(1), KEY + 1);
+        SessionLock sam = lock("lock-sam", Duration.ofMinutes(1), KEY + 1)) {
       assertThat(alex.tryAcquire()).isTrue();
       assertThat(alex.tryAcquire()).as("held already").isTrue();
       assertThat(sam.tryAcquire()).isFalse();
@@ -41,16 +42,23 @@ class SessionLockTest {
       alex.release();
 
       assertThat(alex.held()).isFalse();
-      assertThat(sam.tryAcquire()).isTrue();
+      // release() ends the session; the server frees the lock as the backend exits, which may
+      // be a moment after the client closed it.
+      boolean taken = sam.tryAcquire();
+      for (int i = 0; i < 100 && !taken; i++) {
+        Thread.sleep(20);
+        taken = sam.tryAcquire();
+      }
+      assertThat(taken).isTrue();
       assertThat(alex.tryAcquire()).isFalse();
     }
   }
 
   @Test
   void a_terminated_backend_frees_the_lock_and_its_holder_learns_it_at_the_next_check()
-      throws SQLException {
-    try (SessionLock alex = lock("lock-terminated", Duration.ofMinutes(1));
-        SessionLock sam = lock("lock-robin", Duration.ofMinutes(1))) {
+      throws Exception {
+    try (SessionLock alex = lock("lock-terminated", Duration.ofMinutes(1), KEY + 2);
+        SessionLock sam = lock("lock-robin", Duration.ofMinutes(1), KEY + 2)) {
       assertThat(alex.tryAcquire()).isTrue();
 
       assertThat(
@@ -60,7 +68,13 @@ class SessionLockTest {
                       + " WHERE application_name = 'lock-terminated'"))
           .containsExactly("true");
 
-      assertThat(sam.tryAcquire()).isTrue();
+      // pg_terminate_backend signals the backend; it frees the lock as it exits.
+      boolean taken = sam.tryAcquire();
+      for (int i = 0; i < 100 && !taken; i++) {
+        Thread.sleep(20);
+        taken = sam.tryAcquire();
+      }
+      assertThat(taken).isTrue();
       assertThat(alex.held()).isFalse();
       assertThat(alex.tryAcquire()).as("reconnects, but the lock is taken").isFalse();
     }
@@ -69,10 +83,12 @@ class SessionLockTest {
   @Test
   void a_silent_holder_loses_the_lock_after_the_idle_timeout() throws Exception {
     Duration idle = Duration.ofMillis(600);
-    try (SessionLock alex = lock("lock-silent", idle);
-        SessionLock sam = lock("lock-waiting", Duration.ofMinutes(1))) {
-      assertThat(alex.tryAcquire()).isTrue();
+    try (SessionLock alex = lock("lock-silent", idle, KEY + 3);
+        SessionLock sam = lock("lock-waiting", Duration.ofMinutes(1), KEY + 3)) {
+      // Before the acquire: the server counts the idle time from alex's last statement, which
+      // ends before tryAcquire returns.
       Instant start = Instant.now();
+      assertThat(alex.tryAcquire()).isTrue();
       boolean taken = false;
       // Bounded: the server ends the silent session after the idle timeout.
       while (!taken
@@ -91,8 +107,8 @@ class SessionLockTest {
   @Test
   void a_holder_that_checks_more_often_than_the_idle_timeout_keeps_the_lock() throws Exception {
     Duration idle = Duration.ofMillis(800);
-    try (SessionLock alex = lock("lock-beating", idle);
-        SessionLock sam = lock("lock-hoping", Duration.ofMinutes(1))) {
+    try (SessionLock alex = lock("lock-beating", idle, KEY + 4);
+        SessionLock sam = lock("lock-hoping", Duration.ofMinutes(1), KEY + 4)) {
       assertThat(alex.tryAcquire()).isTrue();
       for (int i = 0; i < 8; i++) {
         Thread.sleep(200);
