@@ -225,6 +225,7 @@ final class Assembly {
                 environment.getObjectMapper(),
                 new HttpApiMetrics(environment.metrics()))
             .forEach(environment.jersey()::register);
+        environment.jersey().register(new UnreadBodyCloses());
         // Jetty's own error answers (a refused path or header, a URI or headers over the limits)
         // become problem documents on the application connectors, like every other API error.
         ProblemErrorHandler errors =

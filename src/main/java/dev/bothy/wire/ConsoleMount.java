@@ -34,6 +34,7 @@ final class ConsoleMount {
     api.register(new JacksonFeature(environment.getObjectMapper()));
     api.property(ServerProperties.WADL_FEATURE_DISABLE, true);
     console.apiComponents().forEach(api::register);
+    api.register(new UnreadBodyCloses());
     environment
         .admin()
         .addServlet("bothy-console-api", new ServletContainer(api))

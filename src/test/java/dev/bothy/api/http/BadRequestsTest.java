@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.bothy.testing.PgExtension;
 import dev.bothy.wire.ApiApp;
 import dev.bothy.wire.ApiAppExtension;
+import dev.bothy.wire.RawHttp;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.Collections;

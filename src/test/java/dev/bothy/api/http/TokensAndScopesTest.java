@@ -3,14 +3,17 @@ package dev.bothy.api.http;
 import static dev.bothy.api.http.BadRequest.get;
 import static dev.bothy.wire.ApiApp.body;
 import static dev.bothy.wire.ApiApp.settings;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bothy.testing.PgExtension;
 import dev.bothy.wire.ApiApp;
 import dev.bothy.wire.ApiAppExtension;
+import dev.bothy.wire.RawHttp;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -91,5 +94,54 @@ class TokensAndScopesTest {
   void a_request_without_a_good_token_or_its_scope_gets_its_problem_and_writes_nothing(
       BadRequest bad) throws Exception {
     bad.sendAndCheck(APP.app());
+  }
+
+  /**
+   * A refusal that comes before the body is read (the body's bytes are still on their way) leaves
+   * bytes on the connection the server will not read, so the server closes it: the answer must say
+   * {@code Connection: close}, or a client pools the connection and loses its next request on it.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("unreadBodies")
+  void a_refusal_before_the_body_arrives_says_the_connection_closes(
+      String what, String authorization, int status) throws Exception {
+    String request =
+        "POST /v1/events HTTP/1.1\r\n"
+            + "Host: 127.0.0.1\r\n"
+            + "Content-Type: application/json\r\n"
+            + "Content-Length: 64\r\n"
+            + authorization
+            + "\r\n";
+    RawHttp.Answer answer = RawHttp.exchange(APP.app().port(), request);
+    assertThat(answer.status()).as(what).isEqualTo(status);
+    assertThat(answer.header("Connection")).as(what).hasValue("close");
+  }
+
+  static Stream<Arguments> unreadBodies() {
+    return Stream.of(
+        Arguments.of("no token", "", 401),
+        Arguments.of("a wrong token", "Authorization: Bearer robin-token-guessed\r\n", 401),
+        Arguments.of(
+            "a token without the scope", "Authorization: Bearer " + ApiApp.SAM + "\r\n", 403));
+  }
+
+  /** The close is for unread bodies only: an append whose body was read keeps its connection. */
+  @org.junit.jupiter.api.Test
+  void an_accepted_request_whose_body_was_read_keeps_its_connection() throws Exception {
+    byte[] body = body(settings("kept")).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    String request =
+        "POST /v1/events HTTP/1.1\r\n"
+            + "Host: 127.0.0.1\r\n"
+            + "Content-Type: application/json\r\n"
+            + "Authorization: Bearer "
+            + ApiApp.ALEX
+            + "\r\n"
+            + "Content-Length: "
+            + body.length
+            + "\r\n\r\n"
+            + new String(body, java.nio.charset.StandardCharsets.ISO_8859_1);
+    RawHttp.Answer answer = RawHttp.exchange(APP.app().port(), request);
+    assertThat(answer.status()).as(answer.body()).isEqualTo(201);
+    assertThat(answer.header("Connection")).isEmpty();
   }
 }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.bothy.testing.PgExtension;
 import dev.bothy.wire.ApiApp;
 import dev.bothy.wire.ApiAppExtension;
+import dev.bothy.wire.RawHttp;
 import java.net.http.HttpResponse;
 import java.sql.Connection;
 import java.sql.Statement;
@@ -358,5 +359,26 @@ class ConsoleApiTest {
     List<String> ids = new ArrayList<>();
     page.get("jobs").forEach(j -> ids.add(j.get("id").asText()));
     return ids;
+  }
+
+  /**
+   * A refused action whose body has not arrived says {@code Connection: close}: the admin port
+   * closes that connection, and a browser or client must not send its next request on it.
+   */
+  @Test
+  void a_refused_action_before_its_body_arrives_says_the_connection_closes() throws Exception {
+    String request =
+        "POST /console/api/jobs/"
+            + firstDiscarded()
+            + "/retry HTTP/1.1\r\n"
+            + "Host: 127.0.0.1\r\n"
+            + "Authorization: Bearer "
+            + ApiApp.ROBIN
+            + "\r\n"
+            + "Content-Type: application/json\r\n"
+            + "Content-Length: 64\r\n\r\n";
+    RawHttp.Answer answer = RawHttp.exchange(APP.app().adminPort(), request);
+    assertThat(answer.status()).isEqualTo(403);
+    assertThat(answer.header("Connection")).hasValue("close");
   }
 }

@@ -1,4 +1,4 @@
-package dev.bothy.api.http;
+package dev.bothy.wire;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -17,7 +17,7 @@ import java.util.Optional;
  * One HTTP/1.1 exchange over a plain socket, for requests the JDK client refuses to send (two
  * {@code Content-Length} or {@code Host} headers, raw bytes in the path, a header of any size).
  */
-final class RawHttp {
+public final class RawHttp {
   private RawHttp() {}
 
   /**
@@ -27,9 +27,9 @@ final class RawHttp {
    * @param headers the header lines, {@code name: value}
    * @param body the body, decoded as UTF-8
    */
-  record Answer(int status, List<String> headers, String body) {
+  public record Answer(int status, List<String> headers, String body) {
     /** The first value of a header, by name in any case. */
-    Optional<String> header(String name) {
+    public Optional<String> header(String name) {
       String prefix = name.toLowerCase(Locale.ROOT) + ":";
       return headers.stream()
           .filter(h -> h.toLowerCase(Locale.ROOT).startsWith(prefix))
@@ -42,12 +42,12 @@ final class RawHttp {
    * Sends the request text (lines joined with CRLF, the blank line included by the caller) and
    * reads the answer until the server closes the connection or the body's length is read.
    */
-  static Answer exchange(int port, String request) throws IOException {
+  public static Answer exchange(int port, String request) throws IOException {
     return exchange(port, request.getBytes(StandardCharsets.ISO_8859_1));
   }
 
   /** As {@link #exchange(int, String)}, with the request as bytes. */
-  static Answer exchange(int port, byte[] request) throws IOException {
+  public static Answer exchange(int port, byte[] request) throws IOException {
     try (Socket socket = new Socket()) {
       socket.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
       socket.setSoTimeout(30_000);
