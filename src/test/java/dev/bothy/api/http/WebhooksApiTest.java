@@ -102,9 +102,9 @@ class WebhooksApiTest {
 
   /**
    * The status of a request the server refuses before reading its body. The answer says {@code
-   * Connection: close} (so the next request takes a new connection), but the server may close
-   * while the client still writes the body: that one request is sent once more on a new
-   * connection (refused requests change nothing, so a repeat is safe).
+   * Connection: close} (so the next request takes a new connection), but the server may close while
+   * the client still writes the body: that one request is sent once more on a new connection
+   * (refused requests change nothing, so a repeat is safe).
    */
   private static int refusedCall(String method, String path, String body, String token)
       throws Exception {
