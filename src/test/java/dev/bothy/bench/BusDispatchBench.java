@@ -294,12 +294,12 @@ public final class BusDispatchBench {
    * One NATS sample with {@code p} worker processes (D-NB-1): the relay of this JVM catches up with
    * the log (the log transport's events included), the stream is purged but for its last message
    * (the relay checks that one is still there), every durable on the stream is deleted and the
-   * worker consumers' cursors move to the head; then a warm-up of a quarter of the sample and the
-   * sample are appended and relayed while no consumer pulls. On those stream contents run pgbench's
-   * ceiling at {@code p} clients, the raw jnats loop with {@code p} connections, and the worker
-   * processes, which create the durable at their start (deliver policy all: from the kept message)
-   * and drain it. The relay keeps running for the latency phase, where it is part of the path; the
-   * workers' relays stand by.
+   * worker consumers' cursors move to the head; then a warm-up as large as the sample (D-NC-5) and
+   * the sample are appended and relayed while no consumer pulls. On those stream contents run
+   * pgbench's ceiling at {@code p} clients, the raw jnats loop with {@code p} connections, and the
+   * worker processes, which create the durable at their start (deliver policy all: from the kept
+   * message) and drain it. The relay keeps running for the latency phase, where it is part of the
+   * path; the workers' relays stand by.
    */
   private static void natsSample(
       EmbeddedPostgresServer server,
@@ -329,7 +329,9 @@ public final class BusDispatchBench {
       awaitRelayed(server, fatal, scalar(server, "SELECT coalesce(max(seq), 0) FROM event_log"));
       jsm.purgeStream(Streams.EVENTS, PurgeOptions.builder().keep(1).build());
       long kept = jsm.getStreamInfo(Streams.EVENTS).getStreamState().getMsgCount();
-      int warm = events / 4;
+      // As many warm-up events as the sample (D-NC-5): with a quarter, the worker JVMs were still
+      // compiling (C2) through the sample, two of them on 2 cores at 2 processes.
+      int warm = events;
       long beforeWarm = scalar(server, "SELECT coalesce(max(seq), 0) FROM event_log");
       skipConsumers(server, beforeWarm);
       UUID user = UUID.randomUUID();
@@ -363,7 +365,10 @@ public final class BusDispatchBench {
       Workers workers = Workers.start(server, dir, p, nats.url());
       Instant allStarted = Instant.now();
       try {
+        long[] startedTicks = workers.cpuTicks();
+        long handledAtStart = scalar(server, "SELECT count(*) FROM event_deliveries");
         awaitHandled(server, beforeWarm, warm + events);
+        workers.printCpuSince(startedTicks, warm + events - handledAtStart);
         double seconds = window(server, beforeMeasured, events, allStarted);
         ConsumerInfo info = jsm.getConsumerInfo(Streams.EVENTS, DURABLE);
         System.err.printf(
@@ -882,6 +887,49 @@ public final class BusDispatchBench {
           System.err.println("bus-dispatch: no CPU figure for worker pid " + p.pid());
         }
       }
+    }
+
+    /**
+     * The CPU ticks (user and system, 10 ms each) each worker process used so far, from /proc; -1
+     * where it cannot be read.
+     */
+    long[] cpuTicks() {
+      long[] ticks = new long[processes.size()];
+      for (int i = 0; i < ticks.length; i++) {
+        try {
+          String stat =
+              Files.readString(Path.of("/proc", Long.toString(processes.get(i).pid()), "stat"));
+          String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+          ticks[i] = Long.parseLong(f[11]) + Long.parseLong(f[12]);
+        } catch (IOException | RuntimeException e) {
+          ticks[i] = -1;
+        }
+      }
+      return ticks;
+    }
+
+    /**
+     * CPU per 1,000 events of each worker process and of all of them since {@code before} (taken
+     * once every process was up), over the {@code events} handled since: the steady cost of a
+     * dispatch, JVM start left out.
+     */
+    void printCpuSince(long[] before, long events) {
+      long[] now = cpuTicks();
+      long total = 0;
+      for (int i = 0; i < now.length; i++) {
+        if (before[i] < 0 || now[i] < 0 || events <= 0) {
+          System.err.println("bus-dispatch: no CPU figure since the start of the sample");
+          return;
+        }
+        total += now[i] - before[i];
+        System.err.printf(
+            "bus-dispatch: worker pid %d CPU %.1f ms per 1,000 events since all were up%n",
+            processes.get(i).pid(), (now[i] - before[i]) * 10.0 / events * 1000);
+      }
+      System.err.printf(
+          "bus-dispatch: all %d worker processes CPU %.1f ms per 1,000 events since all were up"
+              + " (%d events)%n",
+          now.length, total * 10.0 / events * 1000, events);
     }
 
     /** SIGTERM, then SIGKILL after a minute; only the processes this benchmark started. */

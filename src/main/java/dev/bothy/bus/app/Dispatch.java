@@ -32,14 +32,15 @@ import org.slf4j.LoggerFactory;
  * The dispatch contract (ADR 0024, 0025), shared by both transports: one delivery of one event to
  * the handlers of one consumer that take its type.
  *
- * <p>Per handler, one unit of work first checks for an open dead letter of the pair (then the
- * handler is not run: parked), then inserts {@code (handler, event_id)} into {@code
- * event_deliveries} with {@code ON CONFLICT DO NOTHING}; a conflict commits without calling the
- * handler. Otherwise the handler runs in that unit, so its writes and the row commit together or
- * not at all. A failure's verdict follows {@link VerdictRules}; a handler whose failure is final (a
- * term, or a nak of the last delivery) gets its dead letter at once, in a unit of its own, so a
- * redelivery for another handler's nak does not run it again. The message's verdict is the
- * combination, nak over term over ack, and a nak of the last delivery is a term.
+ * <p>Per handler, one unit of work first claims the delivery with one statement: it inserts {@code
+ * (handler, event_id)} into {@code event_deliveries} with {@code ON CONFLICT DO NOTHING} unless the
+ * pair has an open dead letter. A claim that fails commits without calling the handler: parked when
+ * a dead letter is open, else a duplicate. Otherwise the handler runs in that unit, so its writes
+ * and the row commit together or not at all. A failure's verdict follows {@link VerdictRules}; a
+ * handler whose failure is final (a term, or a nak of the last delivery) gets its dead letter at
+ * once, in a unit of its own, so a redelivery for another handler's nak does not run it again. The
+ * message's verdict is the combination, nak over term over ack, and a nak of the last delivery is a
+ * term.
  */
 public final class Dispatch {
   private static final Logger LOG = LoggerFactory.getLogger(Dispatch.class);
@@ -223,11 +224,10 @@ public final class Dispatch {
   @SuppressWarnings("unchecked")
   private <P extends Record> String handleOnce(
       Event event, BusHandler<P> handler, String name, Instant at) throws Exception {
-    if (deadLetters.openFor(name, event.id())) {
-      return PARKED;
-    }
-    if (!deliveries.insertIfAbsent(name, event.id(), at)) {
-      return DUPLICATE;
+    // The common case, a first delivery, costs one statement before the handler; only a claim
+    // that fails asks which of the two held it (D-NC-3).
+    if (!deliveries.claim(name, event.id(), at)) {
+      return deadLetters.openFor(name, event.id()) ? PARKED : DUPLICATE;
     }
     P payload = codec.decode(event.payload(), handler.eventType().payloadType());
     BusEvent<P> decoded =

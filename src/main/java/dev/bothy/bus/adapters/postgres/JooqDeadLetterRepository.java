@@ -15,11 +15,13 @@ import dev.bothy.bus.DeadLetterKey;
 import dev.bothy.bus.app.DeadLetterRepository;
 import dev.bothy.db.tables.records.BusDeadLettersRecord;
 import dev.bothy.platform.pg.PgTx;
+import dev.bothy.platform.pg.RenderedQuery;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import org.jooq.Condition;
@@ -32,6 +34,25 @@ import org.jooq.impl.SQLDataType;
 
 /** The store of {@code bus_dead_letters}, through the current unit's transaction. */
 public final class JooqDeadLetterRepository implements DeadLetterRepository {
+  // Asked by dispatch whenever a claim fails (a redelivery, a parked pair): rendered once
+  // (D-WF-1, D-NC-3).
+  private static final RenderedQuery OPEN_FOR =
+      RenderedQuery.of(
+          () ->
+              DSL.select(
+                  DSL.field(
+                      DSL.exists(
+                          DSL.selectOne()
+                              .from(BUS_DEAD_LETTERS)
+                              .where(
+                                  BUS_DEAD_LETTERS
+                                      .HANDLER
+                                      .eq(DSL.param("handler", BUS_DEAD_LETTERS.HANDLER))
+                                      .and(
+                                          BUS_DEAD_LETTERS.EVENT_ID.eq(
+                                              DSL.param("eventId", BUS_DEAD_LETTERS.EVENT_ID)))
+                                      .and(BUS_DEAD_LETTERS.REPLAYED_AT.isNull()))))));
+
   /** Creates the store; it reaches the current transaction through {@link PgTx}. */
   public JooqDeadLetterRepository() {}
 
@@ -84,14 +105,10 @@ public final class JooqDeadLetterRepository implements DeadLetterRepository {
 
   @Override
   public boolean openFor(String handler, UUID eventId) {
-    return PgTx.dsl()
-        .fetchExists(
-            BUS_DEAD_LETTERS,
-            BUS_DEAD_LETTERS
-                .HANDLER
-                .eq(handler)
-                .and(BUS_DEAD_LETTERS.EVENT_ID.eq(eventId))
-                .and(BUS_DEAD_LETTERS.REPLAYED_AT.isNull()));
+    return Boolean.TRUE.equals(
+        OPEN_FOR
+            .resultQuery(PgTx.dsl(), Map.of("handler", handler, "eventId", eventId))
+            .fetchOne(0, Boolean.class));
   }
 
   @Override

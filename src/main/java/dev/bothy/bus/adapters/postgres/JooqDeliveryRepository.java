@@ -1,27 +1,67 @@
 package dev.bothy.bus.adapters.postgres;
 
+import static dev.bothy.db.Tables.BUS_DEAD_LETTERS;
 import static dev.bothy.db.Tables.EVENT_DELIVERIES;
 
 import dev.bothy.bus.app.DeliveryRepository;
 import dev.bothy.platform.pg.PgTx;
+import dev.bothy.platform.pg.RenderedQuery;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.Map;
 import java.util.UUID;
 import org.jooq.impl.DSL;
 
 /** The store of {@code event_deliveries}, through the current unit's transaction. */
 public final class JooqDeliveryRepository implements DeliveryRepository {
+  // Once per delivery of every event to every handler: one statement (D-NC-3), rendered once
+  // (D-WF-1). A parameter is named once per use (RenderedQuery's rule).
+  private static final RenderedQuery CLAIM =
+      RenderedQuery.of(
+          () ->
+              DSL.insertInto(
+                      EVENT_DELIVERIES,
+                      EVENT_DELIVERIES.HANDLER,
+                      EVENT_DELIVERIES.EVENT_ID,
+                      EVENT_DELIVERIES.HANDLED_AT)
+                  .select(
+                      DSL.select(
+                              DSL.param("handler", EVENT_DELIVERIES.HANDLER),
+                              DSL.param("eventId", EVENT_DELIVERIES.EVENT_ID),
+                              DSL.param("handledAt", EVENT_DELIVERIES.HANDLED_AT))
+                          .whereNotExists(
+                              DSL.selectOne()
+                                  .from(BUS_DEAD_LETTERS)
+                                  .where(
+                                      BUS_DEAD_LETTERS
+                                          .HANDLER
+                                          .eq(DSL.param("letterHandler", BUS_DEAD_LETTERS.HANDLER))
+                                          .and(
+                                              BUS_DEAD_LETTERS.EVENT_ID.eq(
+                                                  DSL.param(
+                                                      "letterEventId", BUS_DEAD_LETTERS.EVENT_ID)))
+                                          .and(BUS_DEAD_LETTERS.REPLAYED_AT.isNull()))))
+                  .onConflictDoNothing());
+
   /** Creates the store; it reaches the current transaction through {@link PgTx}. */
   public JooqDeliveryRepository() {}
 
   @Override
-  public boolean insertIfAbsent(String handler, UUID eventId, Instant handledAt) {
-    return PgTx.dsl()
-            .insertInto(EVENT_DELIVERIES)
-            .set(EVENT_DELIVERIES.HANDLER, handler)
-            .set(EVENT_DELIVERIES.EVENT_ID, eventId)
-            .set(EVENT_DELIVERIES.HANDLED_AT, handledAt.atOffset(ZoneOffset.UTC))
-            .onConflictDoNothing()
+  public boolean claim(String handler, UUID eventId, Instant handledAt) {
+    return CLAIM
+            .query(
+                PgTx.dsl(),
+                Map.of(
+                    "handler",
+                    handler,
+                    "eventId",
+                    eventId,
+                    "handledAt",
+                    handledAt.atOffset(ZoneOffset.UTC),
+                    "letterHandler",
+                    handler,
+                    "letterEventId",
+                    eventId))
             .execute()
         == 1;
   }
