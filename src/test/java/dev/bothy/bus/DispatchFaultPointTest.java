@@ -130,7 +130,8 @@ class DispatchFaultPointTest {
 
     assertThat(parts.dispatch.deliver(e, handlers, 1).verdict()).isEqualTo(Verdict.ACK);
 
-    assertThat(seen).containsExactly("BEFORE_COMMIT probe.write true", "AFTER_COMMIT probe.write true");
+    assertThat(seen)
+        .containsExactly("BEFORE_COMMIT probe.write true", "AFTER_COMMIT probe.write true");
     DispatchFaults.disarm(parts.dispatch);
     Event other = parts.appendOne();
     assertThat(parts.dispatch.deliver(other, handlers, 1).verdict()).isEqualTo(Verdict.ACK);

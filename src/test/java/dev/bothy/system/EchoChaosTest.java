@@ -1,5 +1,7 @@
 package dev.bothy.system;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.bothy.bus.BusConsumer;
 import dev.bothy.bus.BusHandler;
 import dev.bothy.sync.EventDraft;
@@ -9,6 +11,8 @@ import dev.bothy.system.app.Echo;
 import dev.bothy.testing.NatsServer;
 import dev.bothy.testing.PgExtension;
 import dev.bothy.testkit.BusTransport;
+import dev.bothy.testkit.ChaosReport;
+import dev.bothy.testkit.Fault;
 import dev.bothy.testkit.ChaosConsumer;
 import dev.bothy.testkit.ChaosSuite;
 import dev.bothy.testkit.Script;
@@ -68,11 +72,35 @@ class EchoChaosTest {
 
   @Test
   void system_echo_converges_under_every_fault_on_the_log_transport() {
-    SUITE.run(BusTransport.LOG, PG, NATS).assertConverged();
+    check(SUITE.run(BusTransport.LOG, PG, NATS));
   }
 
   @Test
   void system_echo_converges_under_every_fault_on_the_nats_transport() {
-    SUITE.run(BusTransport.NATS, PG, NATS).assertConverged();
+    check(SUITE.run(BusTransport.NATS, PG, NATS));
+  }
+
+  /**
+   * Converged, and the faults struck: the clean run echoed every ping once, and every fault that
+   * strikes each delivery made dispatch handle each event at least twice.
+   */
+  private static void check(ChaosReport report) {
+    System.out.println(report);
+    report.assertConverged();
+    assertThat(report.clean().sections().get("tables"))
+        .hasSize(12)
+        .allSatisfy(line -> assertThat(line).contains(" echoed "));
+    assertThat(report.clean().lines("follow-on events")).isEqualTo(12);
+    assertThat(report.clean().lines("delivery rows")).isEqualTo(12);
+    assertThat(report.clean().lines("dead letters")).isZero();
+    assertThat(report.cleanDeliveries()).isEqualTo(12);
+    for (Fault f :
+        List.of(
+            Fault.DUPLICATES,
+            Fault.CRASH_BEFORE_COMMIT,
+            Fault.CRASH_AFTER_COMMIT,
+            Fault.BACKEND_TERMINATED)) {
+      assertThat(report.outcome(f).deliveries()).as(f.name()).isGreaterThanOrEqualTo(24);
+    }
   }
 }

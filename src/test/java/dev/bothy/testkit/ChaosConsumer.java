@@ -24,8 +24,8 @@ import javax.sql.DataSource;
  * @param module the module's name, as {@code BusDispatchModule.register} takes it
  * @param consumers builds the module's bus consumers over a run's parts
  * @param ownedTables the tables the consumer writes, at least one; emptied before every run
- * @param state reads the owned tables as lines; the order of the lines must not depend on the
- *     order of deliveries (sort them)
+ * @param state reads the owned tables as lines; the order of the lines must not depend on the order
+ *     of deliveries (sort them)
  */
 public record ChaosConsumer(
     String module, Factory consumers, List<String> ownedTables, StateReader state) {

@@ -24,8 +24,8 @@ public interface ChaosContext {
   Appender appender();
 
   /**
-   * Returns the run's clock: fixed at {@link ChaosSuite#START} in every run, so a handler's delivery
-   * time is the same in the clean run and under every fault.
+   * Returns the run's clock: fixed at {@link ChaosSuite#START} in every run, so a handler's
+   * delivery time is the same in the clean run and under every fault.
    *
    * @return the clock
    */

@@ -12,9 +12,11 @@ import java.util.Optional;
  *
  * @param transport the transport
  * @param clean the clean run's end state
- * @param outcomes one per fault run, in {@link Fault} order
+ * @param cleanDeliveries how many deliveries dispatch handled in the clean run
+ * @param outcomes one per fault run, in the order asked for
  */
-public record ChaosReport(BusTransport transport, EndState clean, List<Outcome> outcomes) {
+public record ChaosReport(
+    BusTransport transport, EndState clean, int cleanDeliveries, List<Outcome> outcomes) {
   /**
    * One run under a fault.
    *
@@ -24,8 +26,7 @@ public record ChaosReport(BusTransport transport, EndState clean, List<Outcome> 
    * @param deliveries how many deliveries dispatch handled (handler runs and duplicates)
    * @param took the run's wall time
    */
-  public record Outcome(
-      Fault fault, Optional<String> difference, int deliveries, Duration took) {
+  public record Outcome(Fault fault, Optional<String> difference, int deliveries, Duration took) {
     /** Checks the fields. */
     public Outcome {
       Objects.requireNonNull(fault, "fault");
@@ -84,7 +85,12 @@ public record ChaosReport(BusTransport transport, EndState clean, List<Outcome> 
 
   @Override
   public String toString() {
-    StringBuilder s = new StringBuilder("chaos suite on ").append(transport).append(':');
+    StringBuilder s =
+        new StringBuilder("chaos suite on ")
+            .append(transport)
+            .append(": clean run ")
+            .append(cleanDeliveries)
+            .append(" deliveries");
     for (Outcome o : outcomes) {
       s.append("\n  ")
           .append(o.fault())

@@ -10,6 +10,7 @@ import dev.bothy.sync.EventDraft;
 import dev.bothy.sync.EventTypes;
 import dev.bothy.sync.ResourceRef;
 import dev.bothy.sync.SettingsUpdated;
+import dev.bothy.testing.NatsServer;
 import dev.bothy.testing.PgExtension;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -27,10 +28,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * The kit itself: it must see a consumer that does not converge and say where. Two broken consumers
  * on the log transport (the faults are made the same way on NATS, see {@code EchoChaosTest}): one
  * whose state depends on the order of deliveries (last writer wins), one that writes outside its
- * unit of work. And the refusals of a vacuous suite.
+ * unit of work (also on NATS). And the refusals of a vacuous suite.
  */
 class ChaosSuiteTest {
   @RegisterExtension static final PgExtension PG = new PgExtension();
+  @RegisterExtension static final NatsServer NATS = NatsServer.jetStream();
 
   private static final Script SIX_SETTINGS =
       Script.of(
@@ -89,14 +91,14 @@ class ChaosSuiteTest {
                               (tx, event, at) -> {
                                 try (Connection c = PG.app().getConnection();
                                     PreparedStatement s =
-                                        c.prepareStatement("INSERT INTO chaos_outside VALUES (?)")) {
+                                        c.prepareStatement(
+                                            "INSERT INTO chaos_outside VALUES (?)")) {
                                   s.setString(1, event.payload().changedKeys().get(0));
                                   s.execute();
                                 }
                               })))),
           List.of("chaos_outside"),
-          owner ->
-              PgExtension.rows(owner, "SELECT setting FROM chaos_outside ORDER BY setting"));
+          owner -> PgExtension.rows(owner, "SELECT setting FROM chaos_outside ORDER BY setting"));
 
   @Test
   void an_order_dependent_state_differs_under_reordering_and_the_report_names_the_line() {
@@ -143,6 +145,23 @@ class ChaosSuiteTest {
   }
 
   @Test
+  void on_nats_too_a_write_outside_the_unit_is_doubled_by_a_crash_and_holds_under_duplicates() {
+    ChaosReport report =
+        ChaosSuite.of(OUTSIDE, SIX_SETTINGS)
+            .run(
+                BusTransport.NATS,
+                PG,
+                NATS,
+                List.of(Fault.DUPLICATES, Fault.CRASH_BEFORE_COMMIT));
+
+    assertThat(report.clean().lines("tables")).isEqualTo(6);
+    assertThat(report.outcome(Fault.DUPLICATES).converged()).isTrue();
+    assertThat(report.outcome(Fault.DUPLICATES).deliveries()).isGreaterThanOrEqualTo(12);
+    assertThat(report.outcome(Fault.CRASH_BEFORE_COMMIT).difference())
+        .contains("section 'tables', line 2:\n  clean run: k1\n  this run:  k0");
+  }
+
+  @Test
   void the_first_difference_names_a_missing_or_extra_line_and_a_section() {
     EndState clean = state(List.of("a", "b"), List.of("x"));
 
@@ -154,9 +173,9 @@ class ChaosSuiteTest {
   }
 
   @Test
-  void a_suite_refuses_a_consumer_without_tables_a_one_step_script_and_a_fault_of_another_transport() {
-    assertThatThrownBy(
-            () -> ChaosConsumer.of("probe", c -> List.of(), List.of(), o -> List.of()))
+  void
+      a_suite_refuses_a_consumer_without_tables_a_one_step_script_and_a_fault_of_another_transport() {
+    assertThatThrownBy(() -> ChaosConsumer.of("probe", c -> List.of(), List.of(), o -> List.of()))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("names no table it owns");
     assertThatThrownBy(() -> Script.of(1, (i, ctx) -> {}))

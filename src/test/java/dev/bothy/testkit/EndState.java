@@ -53,7 +53,8 @@ public record EndState(Map<String, List<String>> sections) {
       }
       if (want.size() != got.size()) {
         boolean missing = want.size() > got.size();
-        List<String> extra = (missing ? want : got).subList(shared, Math.max(want.size(), got.size()));
+        List<String> extra =
+            (missing ? want : got).subList(shared, Math.max(want.size(), got.size()));
         return Optional.of(
             "section '"
                 + name

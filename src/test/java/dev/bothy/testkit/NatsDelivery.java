@@ -52,12 +52,12 @@ import java.util.function.BooleanSupplier;
 /**
  * The NATS transport of a chaos run, on the test's real {@code nats-server}: the real relay ({@link
  * RelayService} and {@link RelayRunner}, with its lease) publishes the log to a fresh {@code
- * EVENTS}, each consumer's durable is declared by {@link NatsConsumerRunner#ensure}, and a pull loop
- * per durable hands every message to the real {@link NatsDispatcher}. The loop is the kit's own
- * (the production runner's fetch, without its gauges) so that it can make the transport's faults:
- * a duplicate is an ack turned into a plain {@code nak} (the server delivers again at once), a
- * reorder is a fetched window handled in a shuffled order, and a crash at a fault point leaves the
- * message unanswered until {@code ackWait} brings it back, as a dead process would.
+ * EVENTS}, each consumer's durable is declared by {@link NatsConsumerRunner#ensure}, and a pull
+ * loop per durable hands every message to the real {@link NatsDispatcher}. The loop is the kit's
+ * own (the production runner's fetch, without its gauges) so that it can make the transport's
+ * faults: a duplicate is an ack turned into a plain {@code nak} (the server delivers again at
+ * once), a reorder is a fetched window handled in a shuffled order, and a crash at a fault point
+ * leaves the message unanswered until {@code ackWait} brings it back, as a dead process would.
  */
 final class NatsDelivery {
   /**

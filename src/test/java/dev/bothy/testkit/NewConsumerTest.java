@@ -102,7 +102,8 @@ class NewConsumerTest {
     copy("src/test/java/dev/bothy/testkit/NewConsumer.java");
 
     Process p =
-        new ProcessBuilder("bash", root.resolve("scripts/new-consumer.sh").toString(), "system", "x1")
+        new ProcessBuilder(
+                "bash", root.resolve("scripts/new-consumer.sh").toString(), "system", "x1")
             .redirectErrorStream(true)
             .start();
     assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("the scaffold ended").isTrue();

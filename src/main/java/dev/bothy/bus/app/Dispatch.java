@@ -75,9 +75,9 @@ public final class Dispatch {
   private final Notices live;
 
   /**
-   * The fault points of dispatch (ADR 0026), {@link FaultPoints#NONE} in every process: only a
-   * test in this package arms them, through {@link #armFaultPoints}, which is package-private and
-   * which ArchUnit keeps every main class from calling ({@code
+   * The fault points of dispatch (ADR 0026), {@link FaultPoints#NONE} in every process: only a test
+   * in this package arms them, through {@link #armFaultPoints}, which is package-private and which
+   * ArchUnit keeps every main class from calling ({@code
    * dispatch_fault_points_are_armed_only_by_tests}).
    */
   private volatile FaultPoints faultPoints = FaultPoints.NONE;
@@ -156,7 +156,9 @@ public final class Dispatch {
 
   /** Where dispatch may be stopped as if its process died there (ADR 0026). */
   enum FaultPoint {
-    /** Inside the handler's unit, after the handler returned, before the unit's hooks and commit. */
+    /**
+     * Inside the handler's unit, after the handler returned, before the unit's hooks and commit.
+     */
     BEFORE_COMMIT,
     /** After the handler's unit committed, before the transport answers the delivery. */
     AFTER_COMMIT
