@@ -4,25 +4,17 @@ import dev.bothy.bus.app.DispatchFaults;
 import dev.bothy.testing.NatsServer;
 import dev.bothy.testing.PgExtension;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Random;
-import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
-import javax.sql.DataSource;
 
 /**
  * The chaos suite of a bus consumer (issue 20): runs a {@link Script} through a {@link
@@ -67,21 +59,6 @@ public final class ChaosSuite {
           "bus_relay_cursors");
 
   /**
-   * The follow-on events, delivery rows and dead letters of a run: plain reads of the bus's tables
-   * with the owner role, which a test may not reach through the bus's stores (their types are the
-   * module's internals and hold no listing of everything).
-   */
-  private static final String EVENTS_SQL =
-      "SELECT id::text, type, resource_type, resource_id::text, payload::text FROM event_log"
-          + " ORDER BY seq";
-
-  private static final String DELIVERIES_SQL =
-      "SELECT handler, event_id::text FROM event_deliveries";
-
-  private static final String DEAD_LETTERS_SQL =
-      "SELECT handler, event_id::text, error_kind, error_class FROM bus_dead_letters";
-
-  /**
    * The worker consumer {@code bus} and the relay start where the emptied log will go on: at the
    * counter, not at 0, or the first run's events (numbered after every earlier run's) would look
    * like a log whose start retention removed, and both would stop for a resync. The relay's event
@@ -91,12 +68,6 @@ public final class ChaosSuite {
       "WITH c AS (SELECT coalesce((SELECT value FROM sequence_counters WHERE name = 'event_seq'),"
           + " 0) AS v), e AS (INSERT INTO event_consumer_cursors (name, last_seq) SELECT 'bus', v"
           + " FROM c) INSERT INTO bus_relay_cursors (stream, last_seq) SELECT 'EVENTS', v FROM c";
-
-  /** The backend of the calling unit, for {@link Fault#BACKEND_TERMINATED}. */
-  static final String BACKEND_PID_SQL = "SELECT pg_backend_pid()";
-
-  /** Terminates a backend and waits up to 5 s for it to end (PostgreSQL 14 and newer). */
-  static final String TERMINATE_SQL = "SELECT pg_terminate_backend(?, 5000)";
 
   private final ChaosConsumer consumer;
   private final Script script;
@@ -231,7 +202,7 @@ public final class ChaosSuite {
       throw new IllegalStateException("endStateNow reads after a run of this suite (clean first)");
     }
     try {
-      return read(pg.owner(), events);
+      return EndStates.read(pg.owner(), consumer, events);
     } catch (SQLException e) {
       throw new IllegalStateException("the end state could not be read", e);
     }
@@ -246,7 +217,7 @@ public final class ChaosSuite {
       reset(pg);
       ChaosRig rig = new ChaosRig(pg.app(), consumer);
       Random random = new Random(seed * 31 + fault.map(Enum::ordinal).orElse(-1));
-      fault.ifPresent(f -> arm(rig, f, pg));
+      fault.ifPresent(f -> DispatchPlans.arm(rig, f, pg));
       Optional<String> failure;
       try {
         Instant deadline = Instant.now().plus(RUN_LIMIT);
@@ -265,7 +236,7 @@ public final class ChaosSuite {
         DispatchFaults.disarm(rig.dispatch);
       }
       lastScriptEvents = List.copyOf(rig.scriptEvents);
-      EndState state = read(pg.owner(), rig.scriptEvents);
+      EndState state = EndStates.read(pg.owner(), consumer, rig.scriptEvents);
       return new Run(
           state, failure, rig.deliveries.get(), Duration.ofNanos(System.nanoTime() - started));
     } catch (InterruptedException e) {
@@ -273,56 +244,6 @@ public final class ChaosSuite {
       throw new IllegalStateException("a chaos run was interrupted", e);
     } catch (Exception e) { // NOPMD: the kit's own failure (database, NATS), not the consumer's
       throw new IllegalStateException("a chaos run failed outside the consumer", e);
-    }
-  }
-
-  /** Arms dispatch's fault points for the faults that strike there. */
-  private static void arm(ChaosRig rig, Fault fault, PgExtension pg) {
-    Set<String> struck = ConcurrentHashMap.newKeySet();
-    switch (fault) {
-      case CRASH_BEFORE_COMMIT ->
-          DispatchFaults.arm(
-              rig.dispatch,
-              (point, handler, event) -> {
-                boolean crash =
-                    point == DispatchFaults.Point.BEFORE_COMMIT
-                        && struck.add(handler + event.id());
-                if (crash) {
-                  // Dispatch counts no outcome for a crash; the delivery happened all the same.
-                  rig.deliveries.incrementAndGet();
-                }
-                return crash;
-              });
-      case CRASH_AFTER_COMMIT ->
-          DispatchFaults.arm(
-              rig.dispatch,
-              (point, handler, event) ->
-                  point == DispatchFaults.Point.AFTER_COMMIT && struck.add(handler + event.id()));
-      case BACKEND_TERMINATED ->
-          DispatchFaults.arm(
-              rig.dispatch,
-              (point, handler, event) -> {
-                if (point == DispatchFaults.Point.BEFORE_COMMIT
-                    && struck.add(handler + event.id())) {
-                  terminateOwnBackend(pg);
-                }
-                return false;
-              });
-      default -> {
-        // The other faults strike in the transport, not in dispatch.
-      }
-    }
-  }
-
-  /** Terminates the backend of the calling thread's unit, from a superuser connection. */
-  private static void terminateOwnBackend(PgExtension pg) {
-    Object pid = dev.bothy.platform.pg.PgTx.dsl().fetchValue(BACKEND_PID_SQL);
-    try (Connection c = pg.superuser().getConnection();
-        PreparedStatement s = c.prepareStatement(TERMINATE_SQL)) {
-      s.setInt(1, ((Number) pid).intValue());
-      s.execute();
-    } catch (SQLException e) {
-      throw new IllegalStateException("the backend could not be terminated", e);
     }
   }
 
@@ -334,82 +255,5 @@ public final class ChaosSuite {
       st.execute("TRUNCATE " + String.join(", ", tables));
       st.execute(CURSORS_AT_THE_COUNTER);
     }
-  }
-
-  private EndState read(DataSource owner, List<UUID> scriptEvents) throws SQLException {
-    Map<String, String> names = new HashMap<>();
-    for (int i = 0; i < scriptEvents.size(); i++) {
-      names.put(scriptEvents.get(i).toString(), "<script event " + i + ">");
-    }
-    List<String[]> events = rows(owner, EVENTS_SQL);
-    List<String> followOn = new ArrayList<>();
-    for (String[] e : events) {
-      if (!names.containsKey(e[0])) {
-        String line = e[1] + " " + e[2] + "/" + e[3] + " " + named(e[4], names);
-        followOn.add(line);
-      }
-    }
-    // A follow-on event's id is random in every run: name it by what it says, and number equal
-    // ones, so a doubled follow-on event shows.
-    Map<String, Integer> seen = new HashMap<>();
-    for (String[] e : events) {
-      if (!names.containsKey(e[0])) {
-        String what = "<follow-on " + e[1] + " " + e[2] + "/" + e[3] + ">";
-        int n = seen.merge(what, 1, Integer::sum);
-        names.put(e[0], n == 1 ? what : what + "#" + n);
-      }
-    }
-    Map<String, List<String>> sections = new LinkedHashMap<>();
-    List<String> tables = new ArrayList<>(consumer.state().read(owner));
-    sections.put("tables", tables);
-    sections.put("follow-on events", sorted(followOn));
-    sections.put(
-        "delivery rows",
-        sorted(
-            rows(owner, DELIVERIES_SQL).stream()
-                .map(r -> r[0] + " " + name(r[1], names))
-                .toList()));
-    sections.put(
-        "dead letters",
-        sorted(
-            rows(owner, DEAD_LETTERS_SQL).stream()
-                .map(r -> r[0] + " " + name(r[1], names) + " " + r[2] + " " + r[3])
-                .toList()));
-    return new EndState(sections);
-  }
-
-  private static String name(String id, Map<String, String> names) {
-    return names.getOrDefault(id, "<unknown event " + id + ">");
-  }
-
-  private static String named(String text, Map<String, String> names) {
-    String out = text;
-    for (Map.Entry<String, String> e : names.entrySet()) {
-      out = out.replace(e.getKey(), e.getValue());
-    }
-    return out;
-  }
-
-  private static List<String> sorted(List<String> lines) {
-    List<String> copy = new ArrayList<>(lines);
-    copy.sort(null);
-    return copy;
-  }
-
-  static List<String[]> rows(DataSource source, String sql) throws SQLException {
-    List<String[]> rows = new ArrayList<>();
-    try (Connection c = source.getConnection();
-        Statement st = c.createStatement();
-        ResultSet r = st.executeQuery(sql)) {
-      int columns = r.getMetaData().getColumnCount();
-      while (r.next()) {
-        String[] row = new String[columns];
-        for (int i = 0; i < columns; i++) {
-          row[i] = r.getString(i + 1);
-        }
-        rows.add(row);
-      }
-    }
-    return rows;
   }
 }

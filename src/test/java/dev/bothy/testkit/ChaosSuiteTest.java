@@ -148,11 +148,7 @@ class ChaosSuiteTest {
   void on_nats_too_a_write_outside_the_unit_is_doubled_by_a_crash_and_holds_under_duplicates() {
     ChaosReport report =
         ChaosSuite.of(OUTSIDE, SIX_SETTINGS)
-            .run(
-                BusTransport.NATS,
-                PG,
-                NATS,
-                List.of(Fault.DUPLICATES, Fault.CRASH_BEFORE_COMMIT));
+            .run(BusTransport.NATS, PG, NATS, List.of(Fault.DUPLICATES, Fault.CRASH_BEFORE_COMMIT));
 
     assertThat(report.clean().lines("tables")).isEqualTo(6);
     assertThat(report.outcome(Fault.DUPLICATES).converged()).isTrue();

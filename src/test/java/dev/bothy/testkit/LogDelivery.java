@@ -95,7 +95,7 @@ final class LogDelivery {
       do {
         round = consumers.round(ConsumerName.BUS);
       } while (round.outcome() == RoundResult.Outcome.PROCESSED);
-      for (String[] job : ChaosSuite.rows(pg.owner(), JOBS_SQL)) {
+      for (String[] job : EndStates.rows(pg.owner(), JOBS_SQL)) {
         UUID id = UUID.fromString(job[0]);
         if (queued.add(id)) {
           DispatchJob.Args args =

@@ -3,24 +3,16 @@ package dev.bothy.testkit;
 import dev.bothy.bus.BusConsumer;
 import dev.bothy.bus.BusConsumerSettings;
 import dev.bothy.bus.RelayState;
-import dev.bothy.bus.RelayTracer;
 import dev.bothy.bus.Streams;
-import dev.bothy.bus.adapters.nats.JetStreamClient;
 import dev.bothy.bus.adapters.nats.JetStreamInbound;
 import dev.bothy.bus.adapters.nats.NatsConsumerRunner;
-import dev.bothy.bus.adapters.postgres.JooqRelayCursorRepository;
-import dev.bothy.bus.adapters.postgres.PgRelayLease;
 import dev.bothy.bus.app.DispatchFaults;
 import dev.bothy.bus.app.InboundMessage;
 import dev.bothy.bus.app.KeepAlive;
 import dev.bothy.bus.app.NatsDispatcher;
 import dev.bothy.bus.app.Notices;
-import dev.bothy.bus.app.RelayMetrics;
 import dev.bothy.bus.app.RelayRunner;
 import dev.bothy.bus.app.RelayService;
-import dev.bothy.kernel.Clock;
-import dev.bothy.platform.lifecycle.Pause;
-import dev.bothy.platform.pg.PoolSettings;
 import dev.bothy.sync.Event;
 import dev.bothy.testing.NatsServer;
 import dev.bothy.testing.PgExtension;
@@ -35,8 +27,6 @@ import io.nats.client.Options;
 import io.nats.client.api.ConsumerInfo;
 import io.nats.client.api.StorageType;
 import io.nats.client.api.StreamConfiguration;
-import java.sql.PreparedStatement;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -73,22 +63,12 @@ final class NatsDelivery {
           Duration.ofSeconds(1),
           Duration.ofSeconds(15));
 
-  private static final Duration RELAY_POLL = Duration.ofMillis(50);
-  private static final Duration PUBLISH_ACK_TIMEOUT = Duration.ofSeconds(2);
-  private static final Duration LEASE_TIMEOUT = Duration.ofSeconds(3);
   private static final Duration LOOP_PAUSE = Duration.ofMillis(50);
 
   /** The relay's cursor and the log's head, read with the owner role. */
   private static final String CURSOR_SQL =
       "SELECT (SELECT coalesce(max(last_seq), -1) FROM bus_relay_cursors)::text,"
           + " (SELECT coalesce(max(seq), 0) FROM event_log)::text";
-
-  /** The lease backend of one relay, by its application name, ended as a killed process's is. */
-  private static final String TERMINATE_RELAY_SQL =
-      "SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity"
-          + " WHERE application_name = ? AND datname = current_database()";
-
-  private record Relay(String name, RelayService service, RelayRunner runner) {}
 
   private final ChaosRig rig;
   private final Script script;
@@ -99,7 +79,7 @@ final class NatsDelivery {
   private final NatsServer nats;
   private final Instant deadline;
   private final List<Thread> loops = new ArrayList<>();
-  private final List<Relay> relays = new ArrayList<>();
+  private final KitRelays relays;
   private final List<Throwable> fatal = new CopyOnWriteArrayList<>();
   private final Map<String, Integer> deliveriesWanted = new ConcurrentHashMap<>();
   private volatile boolean stopping;
@@ -121,6 +101,7 @@ final class NatsDelivery {
     this.pg = pg;
     this.nats = nats;
     this.deadline = deadline;
+    this.relays = new KitRelays(rig, pg, fatal);
   }
 
   /** Runs the script and delivers until the stream and the durables are quiet; empty if settled. */
@@ -128,7 +109,7 @@ final class NatsDelivery {
     Connection connection = connect();
     try {
       freshStream(connection.jetStreamManagement());
-      Relay first = startRelay(connection, "bothy-chaos-relay-a");
+      KitRelays.Relay first = relays.start(connection, "bothy-chaos-relay-a");
       Optional<String> active =
           await(
               () -> first.service().state().mode() == RelayState.Mode.ACTIVE,
@@ -137,7 +118,7 @@ final class NatsDelivery {
         return active;
       }
       if (is(Fault.RELAY_KILL)) {
-        startRelay(connection, "bothy-chaos-relay-b");
+        relays.start(connection, "bothy-chaos-relay-b");
       }
       String version = connection.getServerInfo().getVersion();
       for (BusConsumer consumer : rig.consumers) {
@@ -163,7 +144,7 @@ final class NatsDelivery {
         nats.restart();
       }
       if (is(Fault.RELAY_KILL)) {
-        kill(first);
+        relays.kill(first);
       }
       rig.runScript(script, half, script.steps());
       return settle(connection);
@@ -172,9 +153,7 @@ final class NatsDelivery {
       for (Thread loop : loops) {
         loop.join(Duration.ofSeconds(5).toMillis());
       }
-      for (Relay relay : relays) {
-        relay.runner().stop(Duration.ofSeconds(2));
-      }
+      relays.stopAll();
       connection.close();
     }
   }
@@ -205,57 +184,6 @@ final class NatsDelivery {
             .duplicateWindow(Duration.ofMinutes(2))
             .maxAge(Duration.ofDays(8))
             .build());
-  }
-
-  private Relay startRelay(Connection connection, String name) throws Exception {
-    RelayService service =
-        new RelayService(
-            new RelayService.Settings(Streams.EVENTS, 16, 4, Duration.ofMillis(200)),
-            rig.uow,
-            new JooqRelayCursorRepository(),
-            rig.log,
-            new JetStreamClient(
-                connection, Streams.EVENTS, Streams::subjectOf, PUBLISH_ACK_TIMEOUT),
-            new PgRelayLease(
-                new PoolSettings(pg.jdbcUrl(), "bothy_app", null, 1, Duration.ofSeconds(5), name),
-                LEASE_TIMEOUT),
-            RelayMetrics.NONE,
-            RelayTracer.NONE,
-            Clock.system());
-    RelayRunner runner =
-        new RelayRunner(
-            service::round,
-            new RelayRunner.Waker() {
-              @Override
-              public void start(Runnable onWake) {
-                // Polled every RELAY_POLL; the log's notifications are the wiring's business.
-              }
-
-              @Override
-              public void close() {
-                // Nothing started.
-              }
-            },
-            RELAY_POLL,
-            Clock.system(),
-            Pause.real(),
-            service::stop,
-            fatal::add);
-    service.ensureCursor();
-    runner.start();
-    Relay relay = new Relay(name, service, runner);
-    relays.add(relay);
-    return relay;
-  }
-
-  /** Ends the relay as a killed process ends: its lease session cut, its loop gone. */
-  private void kill(Relay relay) throws SQLException {
-    try (java.sql.Connection c = pg.superuser().getConnection();
-        PreparedStatement s = c.prepareStatement(TERMINATE_RELAY_SQL)) {
-      s.setString(1, relay.name());
-      s.execute();
-    }
-    relay.runner().stop(Duration.ZERO);
   }
 
   private void pull(Connection connection, BusConsumer consumer, NatsDispatcher dispatcher) {
@@ -388,14 +316,14 @@ final class NatsDelivery {
   /** What is still moving; empty when the relay is at the head and every durable is answered. */
   private String progress(Connection connection) {
     try {
-      String[] cursor = ChaosSuite.rows(pg.owner(), CURSOR_SQL).get(0);
+      String[] cursor = EndStates.rows(pg.owner(), CURSOR_SQL).get(0);
       if (!cursor[0].equals(cursor[1])) {
         return "relay cursor "
             + cursor[0]
             + " behind the log's head "
             + cursor[1]
             + ", relays "
-            + relays.stream().map(r -> r.service().state().mode()).toList();
+            + relays.modes();
       }
       for (BusConsumer consumer : rig.consumers) {
         ConsumerInfo info =

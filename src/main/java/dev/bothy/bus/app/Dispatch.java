@@ -40,6 +40,9 @@ import org.slf4j.LoggerFactory;
  * term, or a nak of the last delivery) gets its dead letter at once, in a unit of its own, so a
  * redelivery for another handler's nak does not run it again. The message's verdict is the
  * combination, nak over term over ack, and a nak of the last delivery is a term.
+ *
+ * <p>Two fault points (ADR 0026), before the handler's commit and after it, do nothing in every
+ * process; only a test of this package arms them, to stop a delivery as a process death would.
  */
 public final class Dispatch {
   private static final Logger LOG = LoggerFactory.getLogger(Dispatch.class);
