@@ -15,6 +15,7 @@ import dev.bothy.platform.pg.PoolSettings;
 import dev.bothy.testing.PgExtension;
 import io.nats.client.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
@@ -95,7 +96,13 @@ final class KitRelays {
     try (java.sql.Connection c = pg.superuser().getConnection();
         PreparedStatement s = c.prepareStatement(TERMINATE_RELAY_SQL)) {
       s.setString(1, relay.name());
-      s.execute();
+      try (ResultSet r = s.executeQuery()) {
+        if (!r.next() || !r.getBoolean(1)) {
+          // Without a terminated session this would be a graceful stop, not a kill.
+          throw new IllegalStateException(
+              "the lease session of relay " + relay.name() + " was not found to terminate");
+        }
+      }
     }
     relay.runner().stop(Duration.ZERO);
   }

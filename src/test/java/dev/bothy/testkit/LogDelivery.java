@@ -81,6 +81,7 @@ final class LogDelivery {
     Deque<Delivery> queue = new ArrayDeque<>();
     Set<UUID> queued = new HashSet<>();
     List<String> cancelled = new ArrayList<>();
+    boolean reordered = false;
     while (true) {
       if (Instant.now().isAfter(deadline)) {
         return Optional.of(
@@ -113,7 +114,9 @@ final class LogDelivery {
         batch.add(queue.pollFirst());
       }
       if (size > 1) {
+        List<Delivery> before = List.copyOf(batch);
         Collections.shuffle(batch, random);
+        reordered |= !before.equals(batch);
       }
       for (Delivery d : batch) {
         attempt(d, queue, cancelled);
@@ -121,6 +124,9 @@ final class LogDelivery {
     }
     if (!cancelled.isEmpty()) {
       return Optional.of("dispatch jobs were cancelled: " + cancelled);
+    }
+    if (fault.orElse(null) == Fault.REORDER && !reordered) {
+      return Optional.of("REORDER changed the order of no window: the fault never struck");
     }
     return Optional.empty();
   }

@@ -83,6 +83,7 @@ final class NatsDelivery {
   private final List<Throwable> fatal = new CopyOnWriteArrayList<>();
   private final Map<String, Integer> deliveriesWanted = new ConcurrentHashMap<>();
   private volatile boolean stopping;
+  private volatile boolean reordered;
 
   NatsDelivery(
       ChaosRig rig,
@@ -147,7 +148,12 @@ final class NatsDelivery {
         relays.kill(first);
       }
       rig.runScript(script, half, script.steps());
-      return settle(connection);
+      Optional<String> settled = settle(connection);
+      if (settled.isEmpty() && is(Fault.REORDER) && !reordered) {
+        return Optional.of(
+            "REORDER changed the order of no fetched window: the fault never struck");
+      }
+      return settled;
     } finally {
       stopping = true;
       for (Thread loop : loops) {
@@ -211,7 +217,11 @@ final class NatsDelivery {
             }
             message = fetch.nextMessage();
           }
+          List<Message> before = List.copyOf(fetched);
           Collections.shuffle(fetched, random);
+          if (!before.equals(fetched)) {
+            reordered = true;
+          }
           for (Message m : fetched) {
             handle(dispatcher, m);
           }
