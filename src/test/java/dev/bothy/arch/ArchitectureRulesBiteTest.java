@@ -42,6 +42,22 @@ class ArchitectureRulesBiteTest {
         .hasMessageContaining("commit");
   }
 
+  /**
+   * The tests' accessor of the fault points is the one class that arms them; imported as if it were
+   * a main class, it breaks the rule.
+   */
+  @Test
+  void the_fault_point_rule_fails_on_a_class_that_arms_dispatch_s_fault_points() {
+    JavaClasses offender =
+        new ClassFileImporter().importClasses(dev.bothy.bus.app.DispatchFaults.class);
+
+    assertThatThrownBy(
+            () -> ArchitectureTest.dispatch_fault_points_are_armed_only_by_tests.check(offender))
+        .isInstanceOf(AssertionError.class)
+        .hasMessageContaining("armFaultPoints")
+        .hasMessageContaining("FaultCrash");
+  }
+
   @Test
   void the_bus_rules_fail_on_a_class_outside_the_bus_that_creates_a_stream() {
     JavaClasses offender = new ClassFileImporter().importClasses(CreatesAStream.class);

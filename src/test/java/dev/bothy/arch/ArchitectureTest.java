@@ -37,7 +37,8 @@ import java.util.Set;
  * jersey_and_jackson_only_in_wire_and_the_http_modules}, {@code
  * only_platform_pg_opens_connections_or_transactions}, {@code
  * counters_are_used_only_by_phase_hooks} (built from a running assembly, see {@link
- * ArchitectureAccess}) and {@code no_catch_all_packages}.
+ * ArchitectureAccess}), {@code dispatch_fault_points_are_armed_only_by_tests} (ADR 0026) and {@code
+ * no_catch_all_packages}.
  *
  * <p>{@link ArchitectureRulesBiteTest} runs the rules on fixtures in {@code dev.bothy.arch.fixture}
  * that break them and sees them fail, so a rule that cannot fail is caught: today the module
@@ -254,6 +255,18 @@ class ArchitectureTest {
           .because(
               "bus.Streams declares the streams and NatsStreams alone puts them on the server");
 
+  /**
+   * ADR 0026: dispatch's fault points stop a delivery as a process death would, so nothing but a
+   * test may arm them. The seam is package-private; this rule also keeps every main class of the
+   * dispatch's own package from arming it or making its crash.
+   */
+  @ArchTest
+  static final ArchRule dispatch_fault_points_are_armed_only_by_tests =
+      noClasses()
+          .should()
+          .callCodeUnitWhere(armsDispatchFaultPoints())
+          .because("ADR 0026: only tests arm the fault points of dispatch");
+
   @ArchTest
   static final ArchRule api_resources_hold_no_sql_and_no_transactions =
       noClasses()
@@ -416,6 +429,15 @@ class ArchitectureTest {
         .resideInAPackage(root + "..")
         .should(new Modules(root).useOnlyTheModulesTheirRowAllows())
         .as("module_arrows_follow_the_design_table");
+  }
+
+  private static DescribedPredicate<JavaCall<?>> armsDispatchFaultPoints() {
+    return DescribedPredicate.describe(
+        "arm a fault point of dispatch or make its crash",
+        call ->
+            (call.getTargetOwner().getName().equals("dev.bothy.bus.app.Dispatch")
+                    && call.getName().equals("armFaultPoints"))
+                || call.getTargetOwner().getName().equals("dev.bothy.bus.app.Dispatch$FaultCrash"));
   }
 
   private static DescribedPredicate<JavaCall<?>> createsOrChangesAStream() {

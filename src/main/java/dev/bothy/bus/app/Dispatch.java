@@ -41,6 +41,9 @@ import org.slf4j.LoggerFactory;
  * once, in a unit of its own, so a redelivery for another handler's nak does not run it again. The
  * message's verdict is the combination, nak over term over ack, and a nak of the last delivery is a
  * term.
+ *
+ * <p>Two fault points (ADR 0026), before the handler's commit and after it, do nothing in every
+ * process; only a test of this package arms them, to stop a delivery as a process death would.
  */
 public final class Dispatch {
   private static final Logger LOG = LoggerFactory.getLogger(Dispatch.class);
@@ -74,6 +77,14 @@ public final class Dispatch {
   private final Clock clock;
   private final int errorMessageMaxChars;
   private final Notices live;
+
+  /**
+   * The fault points of dispatch (ADR 0026), {@link FaultPoints#NONE} in every process: only a test
+   * in this package arms them, through {@link #armFaultPoints}, which is package-private and which
+   * ArchUnit keeps every main class from calling ({@code
+   * dispatch_fault_points_are_armed_only_by_tests}).
+   */
+  private volatile FaultPoints faultPoints = FaultPoints.NONE;
 
   /** The subject prefix of the live hints; the handler's name follows it. */
   public static final String LIVE_SUBJECT_PREFIX = "bothy.live.";
@@ -147,6 +158,55 @@ public final class Dispatch {
     this.errorMessageMaxChars = errorMessageMaxChars;
   }
 
+  /** Where dispatch may be stopped as if its process died there (ADR 0026). */
+  enum FaultPoint {
+    /**
+     * Inside the handler's unit, after the handler returned, before the unit's hooks and commit.
+     */
+    BEFORE_COMMIT,
+    /** After the handler's unit committed, before the transport answers the delivery. */
+    AFTER_COMMIT
+  }
+
+  /**
+   * What a test runs at a fault point. To stop dispatch there it throws a {@link FaultCrash}, which
+   * leaves dispatch with no verdict, no dead letter and no metric, as a process death would.
+   */
+  interface FaultPoints {
+    /** No fault point armed: the only value production code ever has. */
+    FaultPoints NONE = (point, handler, event) -> {};
+
+    /**
+     * Called at a fault point.
+     *
+     * @param point where dispatch is
+     * @param handler the handler's name
+     * @param event the event delivered
+     */
+    void reached(FaultPoint point, String handler, Event event);
+  }
+
+  /**
+   * The stand-in for a process death at a fault point: an {@link Error}, so the transports' catch
+   * of runtime exceptions lets it through, and dispatch rethrows it instead of judging it.
+   */
+  static final class FaultCrash extends Error {
+    private static final long serialVersionUID = 1L;
+
+    FaultCrash(FaultPoint point, String handler) {
+      super("simulated crash at " + point + " of " + handler, null, false, false);
+    }
+  }
+
+  /**
+   * Arms fault points; for tests in this package only (ADR 0026).
+   *
+   * @param points what runs at each fault point
+   */
+  void armFaultPoints(FaultPoints points) {
+    this.faultPoints = Objects.requireNonNull(points, "points");
+  }
+
   /**
    * Delivers an event to handlers, each in its own unit of work, and returns the verdict.
    *
@@ -185,6 +245,8 @@ public final class Dispatch {
       // handler. A unit of its own for the check cost a pooled connection, the timeouts and a
       // commit per event (bench/run.sh bus-dispatch, D-BD-4).
       outcome = unitOfWork.run(() -> handleOnce(event, registered.handler(), name, at));
+    } catch (FaultCrash crash) {
+      throw crash;
     } catch (Throwable e) { // NOPMD: an Error of a handler is a verdict too (ADR 0025)
       failure = e;
     }
@@ -195,6 +257,7 @@ public final class Dispatch {
     metrics.handled(name, System.nanoTime() - start);
     if (failure == null) {
       metrics.outcome(name, outcome);
+      faultPoints.reached(FaultPoint.AFTER_COMMIT, name, event);
       return outcome;
     }
     Verdict own = VerdictRules.of(failure);
@@ -240,6 +303,7 @@ public final class Dispatch {
             event.actorId(),
             payload);
     handler.function().handle(new HandlerTx(name), decoded, at);
+    faultPoints.reached(FaultPoint.BEFORE_COMMIT, name, event);
     return ACK;
   }
 
