@@ -40,10 +40,23 @@ import org.slf4j.LoggerFactory;
  * term, or a nak of the last delivery) gets its dead letter at once, in a unit of its own, so a
  * redelivery for another handler's nak does not run it again. The message's verdict is the
  * combination, nak over term over ack, and a nak of the last delivery is a term.
+ *
+ * <p>A handler of a projection consumer first takes its consumer's {@link ProjectionLock} shared in
+ * its unit; while a replay resets the projection it is not run (outcome {@code paused}, nothing
+ * written) and the message comes again after {@link #PAUSED_RETRY}, without counting as a failed
+ * delivery (ADR 0027). A projection's handler may not append events.
  */
 public final class Dispatch {
   private static final Logger LOG = LoggerFactory.getLogger(Dispatch.class);
   private static final String PARKED = "parked";
+  private static final String PAUSED = "paused";
+
+  /**
+   * The wait before a delivery that found its projection paused comes again: the first delay of
+   * the nak schedule ({@link VerdictRules#delayAfter}), since a reset takes about as long as a
+   * transaction.
+   */
+  public static final Duration PAUSED_RETRY = VerdictRules.delayAfter(1);
   private static final String DUPLICATE = "duplicate";
   private static final String ACK = "ack";
 
@@ -62,6 +75,16 @@ public final class Dispatch {
       Objects.requireNonNull(nakDelay, "nakDelay");
       perHandler = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(perHandler));
     }
+
+    /**
+     * Tells whether a handler found its projection paused by a replay: the delivery comes again
+     * after {@link #PAUSED_RETRY} and does not count as a failed one.
+     *
+     * @return true when any handler's outcome is {@code paused}
+     */
+    public boolean paused() {
+      return perHandler.containsValue(PAUSED);
+    }
   }
 
   private final UnitOfWork unitOfWork;
@@ -69,6 +92,7 @@ public final class Dispatch {
   private final PayloadCodec codec;
   private final DeliveryRepository deliveries;
   private final DeadLetterRepository deadLetters;
+  private final ProjectionLock projections;
   private final DispatchMetrics metrics;
   private final Clock clock;
   private final int errorMessageMaxChars;
@@ -85,6 +109,7 @@ public final class Dispatch {
    * @param codec decodes payloads into the event types' records
    * @param deliveries the dedupe table's store
    * @param deadLetters the dead letters' store
+   * @param projections the pause of projection consumers during a replay
    * @param metrics where outcomes, durations and dead letters are counted
    * @param clock the delivery time
    * @param errorMessageMaxChars {@code jobs.errorMessageMaxChars}: a dead letter's message is cut
@@ -96,6 +121,7 @@ public final class Dispatch {
       PayloadCodec codec,
       DeliveryRepository deliveries,
       DeadLetterRepository deadLetters,
+      ProjectionLock projections,
       DispatchMetrics metrics,
       Clock clock,
       int errorMessageMaxChars) {
@@ -105,6 +131,7 @@ public final class Dispatch {
         codec,
         deliveries,
         deadLetters,
+        projections,
         metrics,
         clock,
         errorMessageMaxChars,
@@ -119,6 +146,7 @@ public final class Dispatch {
    * @param codec decodes payloads into the event types' records
    * @param deliveries the dedupe table's store
    * @param deadLetters the dead letters' store
+   * @param projections the pause of projection consumers during a replay
    * @param metrics where outcomes, durations and dead letters are counted
    * @param clock the delivery time
    * @param errorMessageMaxChars {@code jobs.errorMessageMaxChars}
@@ -131,10 +159,12 @@ public final class Dispatch {
       PayloadCodec codec,
       DeliveryRepository deliveries,
       DeadLetterRepository deadLetters,
+      ProjectionLock projections,
       DispatchMetrics metrics,
       Clock clock,
       int errorMessageMaxChars,
       Notices live) {
+    this.projections = Objects.requireNonNull(projections, "projections");
     this.live = Objects.requireNonNull(live, "live");
     this.unitOfWork = Objects.requireNonNull(unitOfWork, "unitOfWork");
     this.appender = Objects.requireNonNull(appender, "appender");
@@ -169,6 +199,10 @@ public final class Dispatch {
             default -> Verdict.ACK;
           });
     }
+    if (outcomes.containsValue(PAUSED)) {
+      // A pause is no failure: the delivery comes again soon, and the limit does not apply.
+      return new Result(Verdict.NAK, Optional.of(PAUSED_RETRY), outcomes);
+    }
     Verdict verdict = VerdictRules.limited(VerdictRules.combine(verdicts), deliveryCount);
     return new Result(verdict, VerdictRules.nakDelay(verdict, deliveryCount), outcomes);
   }
@@ -183,13 +217,13 @@ public final class Dispatch {
       // One unit per handler and delivery: the dead-letter check, the delivery row and the
       // handler. A unit of its own for the check cost a pooled connection, the timeouts and a
       // commit per event (bench/run.sh bus-dispatch, D-BD-4).
-      outcome = unitOfWork.run(() -> handleOnce(event, registered.handler(), name, at));
+      outcome = unitOfWork.run(() -> handleOnce(event, registered, name, at));
     } catch (Throwable e) { // NOPMD: an Error of a handler is a verdict too (ADR 0025)
       failure = e;
     }
-    if (PARKED.equals(outcome)) {
-      metrics.outcome(name, PARKED);
-      return PARKED;
+    if (PARKED.equals(outcome) || PAUSED.equals(outcome)) {
+      metrics.outcome(name, outcome);
+      return outcome;
     }
     metrics.handled(name, System.nanoTime() - start);
     if (failure == null) {
@@ -222,7 +256,14 @@ public final class Dispatch {
 
   @SuppressWarnings("unchecked")
   private <P extends Record> String handleOnce(
-      Event event, BusHandler<P> handler, String name, Instant at) throws Exception {
+      Event event, HandlerRegistry.Registered registered, String name, Instant at)
+      throws Exception {
+    BusHandler<P> handler = (BusHandler<P>) registered.handler();
+    boolean projection = registered.consumer().isProjection();
+    // Only projections pay for the pause: one statement, which never waits (ADR 0027).
+    if (projection && !projections.tryShared(registered.consumer().durable())) {
+      return PAUSED;
+    }
     if (deadLetters.openFor(name, event.id())) {
       return PARKED;
     }
@@ -239,7 +280,7 @@ public final class Dispatch {
             event.resource(),
             event.actorId(),
             payload);
-    handler.function().handle(new HandlerTx(name), decoded, at);
+    handler.function().handle(new HandlerTx(name, projection), decoded, at);
     return ACK;
   }
 
@@ -283,13 +324,23 @@ public final class Dispatch {
   /** The handler's view of its unit of work. */
   private final class HandlerTx implements Tx {
     private final String handler;
+    private final boolean projection;
 
-    HandlerTx(String handler) {
+    HandlerTx(String handler, boolean projection) {
       this.handler = handler;
+      this.projection = projection;
     }
 
     @Override
     public List<UUID> append(EventDraft... drafts) {
+      if (projection) {
+        // A replay runs the handler again for every event: its events would be doubled.
+        throw new IllegalStateException(
+            "the bus handler "
+                + handler
+                + " belongs to a projection, which appends no events (a replay would append them"
+                + " again)");
+      }
       return appender.append(drafts);
     }
 

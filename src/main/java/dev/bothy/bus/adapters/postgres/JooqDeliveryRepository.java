@@ -6,6 +6,7 @@ import dev.bothy.bus.app.DeliveryRepository;
 import dev.bothy.platform.pg.PgTx;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.UUID;
 import org.jooq.impl.DSL;
 
@@ -47,5 +48,10 @@ public final class JooqDeliveryRepository implements DeliveryRepository {
                         .where(EVENT_DELIVERIES.HANDLED_AT.lt(before.atOffset(ZoneOffset.UTC)))
                         .limit(limit)))
         .execute();
+  }
+
+  @Override
+  public int deleteAllOf(List<String> handlers) {
+    return PgTx.dsl().deleteFrom(EVENT_DELIVERIES).where(EVENT_DELIVERIES.HANDLER.in(handlers)).execute();
   }
 }
