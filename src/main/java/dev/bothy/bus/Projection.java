@@ -5,8 +5,8 @@ import java.util.Objects;
 
 /**
  * The declaration that a {@link BusConsumer} is a projection: its handlers keep tables that are a
- * function of the events alone, so {@code bus replay <durable>} may empty them and build them
- * again from the start of the stream (NATS) or of the retained log (ADR 0027).
+ * function of the events alone, so {@code bus replay <durable>} may empty them and build them again
+ * from the start of the stream (NATS) or of the retained log (ADR 0027).
  *
  * <p>What a projection's handlers may do: write their own tables with converging writes, storing
  * only what the events say (the event's number, time and payload; never the delivery time {@code

@@ -71,7 +71,8 @@ public final class SystemModule {
     return List.of(
         new BusConsumer(
             ECHO_DURABLE,
-            List.of(BusHandler.of(Echo.NAME, SystemEvents.PINGED, new Echo(new JooqPingRepository())))),
+            List.of(
+                BusHandler.of(Echo.NAME, SystemEvents.PINGED, new Echo(new JooqPingRepository())))),
         BusConsumer.projection(
             ECHOES_DURABLE,
             List.of(BusHandler.of(Echoes.NAME, SystemEvents.ECHOED, new Echoes(echoes))),

@@ -31,10 +31,10 @@ import net.sourceforge.argparse4j.inf.Subparser;
 import net.sourceforge.argparse4j.inf.Subparsers;
 
 /**
- * The verb {@code bus replay <durable> [config.yml]} of the {@code bus} command (ADR 0027): rebuilds
- * a projection consumer through {@link ProjectionReplay} on the transport the workers use, NATS
- * with {@code bus.nats.url}, else the log. It prints each step (what it paused, the rows reset,
- * where the consumer restarts). An unknown durable or a consumer that is not a projection is
+ * The verb {@code bus replay <durable> [config.yml]} of the {@code bus} command (ADR 0027):
+ * rebuilds a projection consumer through {@link ProjectionReplay} on the transport the workers use,
+ * NATS with {@code bus.nats.url}, else the log. It prints each step (what it paused, the rows
+ * reset, where the consumer restarts). An unknown durable or a consumer that is not a projection is
  * refused before any connection, with one line on standard error and exit status 1; so is a failed
  * reset, which leaves nothing reset.
  */
@@ -132,7 +132,11 @@ final class BusReplayCommand {
       }
       ProjectionReplay.Report report =
           new ProjectionReplay(
-                  consumers, unitOfWork, new PgProjectionLock(), new JooqDeliveryRepository(), restart)
+                  consumers,
+                  unitOfWork,
+                  new PgProjectionLock(),
+                  new JooqDeliveryRepository(),
+                  restart)
               .replay(durable, progress);
       out.println(
           "replayed "

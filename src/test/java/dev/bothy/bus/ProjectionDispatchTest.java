@@ -117,8 +117,7 @@ class ProjectionDispatchTest {
   }
 
   @Test
-  void a_projection_handler_that_appends_an_event_is_refused_and_writes_nothing()
-      throws Exception {
+  void a_projection_handler_that_appends_an_event_is_refused_and_writes_nothing() throws Exception {
     append.set(true);
     Event event = parts.appendOne();
     long head = parts.log.log.head();

@@ -59,7 +59,8 @@ class ProjectionReplayTest {
             new JooqDeliveryRepository().insertIfAbsent(Echoes.NAME, event, Instant.now());
           }
           // Another consumer's row, which the replay leaves alone.
-          new JooqDeliveryRepository().insertIfAbsent("system.echo", UUID.randomUUID(), Instant.now());
+          new JooqDeliveryRepository()
+              .insertIfAbsent("system.echo", UUID.randomUUID(), Instant.now());
           return null;
         });
   }
@@ -84,7 +85,8 @@ class ProjectionReplayTest {
   }
 
   @Test
-  void the_reset_deletes_the_projection_and_its_delivery_rows_only_then_restarts() throws Exception {
+  void the_reset_deletes_the_projection_and_its_delivery_rows_only_then_restarts()
+      throws Exception {
     List<String> lines = new CopyOnWriteArrayList<>();
 
     ProjectionReplay.Report report =
@@ -94,11 +96,15 @@ class ProjectionReplayTest {
     assertThat(report.projectionRows()).isEqualTo(3);
     assertThat(report.deliveryRows()).isEqualTo(3);
     assertThat(PgExtension.rows(PG.owner(), ROWS)).isEmpty();
-    assertThat(PgExtension.rows(PG.owner(), DELIVERIES)).singleElement().asString().startsWith("system.echo ");
+    assertThat(PgExtension.rows(PG.owner(), DELIVERIES))
+        .singleElement()
+        .asString()
+        .startsWith("system.echo ");
     assertThat(restarted).containsExactly(DURABLE);
     assertThat(lines)
         .anyMatch(l -> l.startsWith("pausing system_echoes"))
-        .anyMatch(l -> l.startsWith("reset system_echoes: 3 rows of [system_echoes] and 3 delivery"))
+        .anyMatch(
+            l -> l.startsWith("reset system_echoes: 3 rows of [system_echoes] and 3 delivery"))
         .anyMatch(l -> l.equals("restarted system_echoes: from the start"));
   }
 
@@ -153,7 +159,8 @@ class ProjectionReplayTest {
         };
 
     assertThatThrownBy(
-            () -> replay(projection(echoes::deleteAll), failingAfterDelete).replay(DURABLE, l -> {}))
+            () ->
+                replay(projection(echoes::deleteAll), failingAfterDelete).replay(DURABLE, l -> {}))
         .hasMessageContaining("the connection of Robin broke");
 
     assertThat(PgExtension.rows(PG.owner(), ROWS)).isEqualTo(rows);

@@ -49,13 +49,12 @@ class BusReplayCommandTest {
   }
 
   private static String postPing() throws Exception {
-    return json(
-            APP.app()
-                .send(
-                    APP.app()
-                        .request("/v1/system/pings", ApiApp.ALEX_SYSTEM)
-                        .POST(HttpRequest.BodyPublishers.noBody())
-                        .build()))
+    return json(APP.app()
+            .send(
+                APP.app()
+                    .request("/v1/system/pings", ApiApp.ALEX_SYSTEM)
+                    .POST(HttpRequest.BodyPublishers.noBody())
+                    .build()))
         .get("id")
         .asText();
   }
@@ -91,14 +90,16 @@ class BusReplayCommandTest {
     for (int i = 0; i < 5; i++) {
       ids.add(postPing());
     }
-    long echoedBefore = count("SELECT count(*) FROM system_echoes");
-    await("SELECT count(*) FROM system_pings WHERE status = 'echoed'", count("SELECT count(*) FROM system_pings"));
+    await(
+        "SELECT count(*) FROM system_pings WHERE status = 'echoed'",
+        count("SELECT count(*) FROM system_pings"));
     long pings = count("SELECT count(*) FROM system_pings");
     await("SELECT count(*) FROM system_echoes", pings);
     await(deliveries(Echoes.NAME), pings);
-    assertThat(pings).isGreaterThanOrEqualTo(echoedBefore + ids.size());
+    assertThat(pings).isGreaterThanOrEqualTo(ids.size());
     List<String> before = rows(ECHOES);
-    List<String> pingsBefore = rows("SELECT id || ' ' || status || ' ' || echoed_at FROM system_pings ORDER BY id");
+    List<String> pingsBefore =
+        rows("SELECT id || ' ' || status || ' ' || echoed_at FROM system_pings ORDER BY id");
     long head = count("SELECT max(seq) FROM event_log");
     long echoDeliveries = count(deliveries("system.echo"));
 
@@ -123,7 +124,9 @@ class BusReplayCommandTest {
         .as("system_echo is no projection: untouched")
         .isEqualTo(pingsBefore);
     assertThat(count(deliveries("system.echo"))).isEqualTo(echoDeliveries);
-    assertThat(count("SELECT max(seq) FROM event_log")).as("a replay appends no event").isEqualTo(head);
+    assertThat(count("SELECT max(seq) FROM event_log"))
+        .as("a replay appends no event")
+        .isEqualTo(head);
   }
 
   @Test

@@ -1,6 +1,5 @@
 package dev.bothy.wire;
 
-import static dev.bothy.wire.ApiApp.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bothy.system.SystemModule;
@@ -60,8 +59,7 @@ class BusReplayNatsTest {
   }
 
   @Test
-  void replay_recreates_the_durable_and_rebuilds_the_projection_from_the_stream()
-      throws Exception {
+  void replay_recreates_the_durable_and_rebuilds_the_projection_from_the_stream() throws Exception {
     for (int i = 0; i < 4; i++) {
       app.send(
           app.request("/v1/system/pings", ApiApp.ALEX_SYSTEM)

@@ -52,11 +52,12 @@ public final class Dispatch {
   private static final String PAUSED = "paused";
 
   /**
-   * The wait before a delivery that found its projection paused comes again: the first delay of
-   * the nak schedule ({@link VerdictRules#delayAfter}), since a reset takes about as long as a
+   * The wait before a delivery that found its projection paused comes again: the first delay of the
+   * nak schedule ({@link VerdictRules#delayAfter}), since a reset takes about as long as a
    * transaction.
    */
   public static final Duration PAUSED_RETRY = VerdictRules.delayAfter(1);
+
   private static final String DUPLICATE = "duplicate";
   private static final String ACK = "ack";
 

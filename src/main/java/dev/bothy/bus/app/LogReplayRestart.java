@@ -19,13 +19,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The restart of a projection consumer on the log transport (ADR 0027, D-RP-4): the worker
- * consumer {@code bus} is shared by every bus consumer, so its cursor stays where it is; instead
- * the replay queues one {@code bus.dispatch} job per retained event and handler of the consumer,
- * from the oldest retained event up to the cursor of {@code bus} as read after the reset. Events
- * after it are queued by {@code bus} itself, as always. The jobs carry no unique key (a completed
- * job of the same pair may still exist); a pair handled meanwhile finds its delivery row. The walk
- * reads {@code consumer.batchSize} events and queues their jobs per unit of work.
+ * The restart of a projection consumer on the log transport (ADR 0027, D-RP-4): the worker consumer
+ * {@code bus} is shared by every bus consumer, so its cursor stays where it is; instead the replay
+ * queues one {@code bus.dispatch} job per retained event and handler of the consumer, from the
+ * oldest retained event up to the cursor of {@code bus} as read after the reset. Events after it
+ * are queued by {@code bus} itself, as always. The jobs carry no unique key (a completed job of the
+ * same pair may still exist); a pair handled meanwhile finds its delivery row. The walk reads
+ * {@code consumer.batchSize} events and queues their jobs per unit of work.
  */
 public final class LogReplayRestart implements ProjectionReplay.Restart {
   private static final Logger LOG = LoggerFactory.getLogger(LogReplayRestart.class);
@@ -63,7 +63,7 @@ public final class LogReplayRestart implements ProjectionReplay.Restart {
     // that had moved the cursor past its event, so every reset effect is at or below `until`.
     long until =
         cursors.states().stream()
-            .filter(s -> s.name() == ConsumerName.BUS)
+            .filter(s -> s.name().equals(ConsumerName.BUS))
             .mapToLong(ConsumerState::lastSeq)
             .findFirst()
             .orElse(0L);

@@ -26,9 +26,9 @@ import org.slf4j.LoggerFactory;
  *       bus} stands, after which it queues the rest as always.
  * </ol>
  *
- * <p>Between the reset's commit and the restart, running workers go on handling the consumer's
- * new events: each writes its row and its delivery row together, so the restart finds it handled.
- * A failed or killed replay leaves either nothing reset, or a reset whose restart did not run:
+ * <p>Between the reset's commit and the restart, running workers go on handling the consumer's new
+ * events: each writes its row and its delivery row together, so the restart finds it handled. A
+ * failed or killed replay leaves either nothing reset, or a reset whose restart did not run:
  * running the command again completes it.
  */
 public final class ProjectionReplay {

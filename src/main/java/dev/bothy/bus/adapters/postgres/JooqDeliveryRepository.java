@@ -52,6 +52,9 @@ public final class JooqDeliveryRepository implements DeliveryRepository {
 
   @Override
   public int deleteAllOf(List<String> handlers) {
-    return PgTx.dsl().deleteFrom(EVENT_DELIVERIES).where(EVENT_DELIVERIES.HANDLER.in(handlers)).execute();
+    return PgTx.dsl()
+        .deleteFrom(EVENT_DELIVERIES)
+        .where(EVENT_DELIVERIES.HANDLER.in(handlers))
+        .execute();
   }
 }
