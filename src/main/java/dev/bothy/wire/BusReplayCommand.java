@@ -96,11 +96,7 @@ final class BusReplayCommand {
               ThreadLocalRandom.current());
       ProjectionReplay.Restart restart;
       if (bus != null) {
-        restart =
-            new NatsReplayRestart(
-                bus.management(),
-                bus.connection().getServerInfo().getVersion(),
-                config.bus().consumers().settings());
+        restart = NatsReplayRestart.of(bus, config.bus().consumers().settings());
         progress.accept("transport: NATS (bus.nats.url is set)");
       } else {
         JobRegistry registry =

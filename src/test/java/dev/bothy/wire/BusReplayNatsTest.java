@@ -21,7 +21,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * {@code bus replay system_echoes} on the NATS transport: flow 00 in the {@code all} role with
  * {@code bus.nats.url}; the durable is created again and its projection rebuilt from the stream
- * equal to what it was, with no {@code bus.dispatch} job. About 10 s.
+ * equal to what it was, with no {@code bus.dispatch} job. About 10 s: the worker's pull on the
+ * deleted durable is retried after {@code bus.consumers.fetchWait}, set to 1 s here.
  */
 class BusReplayNatsTest {
   @RegisterExtension static final PgExtension PG = new PgExtension();
@@ -38,7 +39,12 @@ class BusReplayNatsTest {
   @BeforeAll
   static void start() throws Exception {
     dir = Files.createTempDirectory("bothy-replay-nats-");
-    app = ApiApp.start(PG, dir, "bus:\n  nats:\n    url: " + NATS.url() + "\n");
+    // A short fetchWait: a worker's pull on the deleted durable fails and is retried after it.
+    app =
+        ApiApp.start(
+            PG,
+            dir,
+            "bus:\n  nats:\n    url: " + NATS.url() + "\n  consumers:\n    fetchWait: 1s\n");
   }
 
   @AfterAll

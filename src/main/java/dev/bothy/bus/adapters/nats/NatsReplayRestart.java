@@ -2,6 +2,7 @@ package dev.bothy.bus.adapters.nats;
 
 import dev.bothy.bus.BusConsumer;
 import dev.bothy.bus.BusConsumerSettings;
+import dev.bothy.bus.BusModule;
 import dev.bothy.bus.Streams;
 import dev.bothy.bus.app.ProjectionReplay;
 import dev.bothy.bus.domain.ConsumerFilters;
@@ -38,6 +39,18 @@ public final class NatsReplayRestart implements ProjectionReplay.Restart {
     this.jsm = Objects.requireNonNull(jsm, "jsm");
     this.serverVersion = Objects.requireNonNull(serverVersion, "serverVersion");
     this.settings = Objects.requireNonNull(settings, "settings");
+  }
+
+  /**
+   * Creates the restart on a connected bus.
+   *
+   * @param bus the command's bus, connected
+   * @param settings {@code bus.consumers.*}, as the workers declare the durable
+   * @return the restart
+   */
+  public static NatsReplayRestart of(BusModule bus, BusConsumerSettings settings) {
+    return new NatsReplayRestart(
+        bus.management(), bus.connection().getServerInfo().getVersion(), settings);
   }
 
   @Override
