@@ -15,8 +15,8 @@ import java.util.Objects;
  * nothing outside either: a replay runs them once more for every retained event.
  *
  * <pre>{@code
- * BusConsumer.projection("system_echo_view", handlers,
- *     new Projection(List.of("system_ping_echoes"), views::deleteAll))
+ * BusConsumer.projection("system_echoes", handlers,
+ *     new Projection(List.of("system_echoes"), echoes::deleteAll))
  * }</pre>
  *
  * @param tables the tables the reset empties, named in the command's output and logs
