@@ -13,6 +13,7 @@ import dev.bothy.db.tables.EventLog;
 import dev.bothy.db.tables.Instance;
 import dev.bothy.db.tables.Jobs;
 import dev.bothy.db.tables.SequenceCounters;
+import dev.bothy.db.tables.SystemEchoes;
 import dev.bothy.db.tables.SystemPings;
 import dev.bothy.db.tables.WebhookAttempts;
 import dev.bothy.db.tables.WebhookSubscriptions;
@@ -93,6 +94,14 @@ public class Public extends SchemaImpl {
     public final SequenceCounters SEQUENCE_COUNTERS = SequenceCounters.SEQUENCE_COUNTERS;
 
     /**
+     * The projection of the bus consumer system_echoes (flow 00): one row per
+     * echoed ping, from its system.echoed event alone (the event id and number,
+     * its time as echoed_at); bus replay system_echoes deletes every row and
+     * builds them again from the events.
+     */
+    public final SystemEchoes SYSTEM_ECHOES = SystemEchoes.SYSTEM_ECHOES;
+
+    /**
      * One row per ping of flow 00: pinged when recorded, echoed once the bus
      * handler system.echo ran.
      */
@@ -135,6 +144,7 @@ public class Public extends SchemaImpl {
             Instance.INSTANCE,
             Jobs.JOBS,
             SequenceCounters.SEQUENCE_COUNTERS,
+            SystemEchoes.SYSTEM_ECHOES,
             SystemPings.SYSTEM_PINGS,
             WebhookAttempts.WEBHOOK_ATTEMPTS,
             WebhookSubscriptions.WEBHOOK_SUBSCRIPTIONS

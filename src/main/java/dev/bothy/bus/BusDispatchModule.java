@@ -4,6 +4,7 @@ import dev.bothy.bus.adapters.nats.CoreNotices;
 import dev.bothy.bus.adapters.nats.NatsConsumerRunner;
 import dev.bothy.bus.adapters.postgres.JooqDeadLetterRepository;
 import dev.bothy.bus.adapters.postgres.JooqDeliveryRepository;
+import dev.bothy.bus.adapters.postgres.PgProjectionLock;
 import dev.bothy.bus.app.DeadLetterService;
 import dev.bothy.bus.app.DeliveryRetentionJob;
 import dev.bothy.bus.app.Dispatch;
@@ -41,7 +42,7 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>{@code
  * BusDispatchModule dispatch = new BusDispatchModule(settings, uow, jobs, sync, codec, metrics, clock);
- * dispatch.register("system", system.busConsumers()); // every module, every role
+ * dispatch.register("system", SystemModule.busConsumers()); // every module, every role
  * dispatch.checkAtStart(lifecycle, sync);             // every role: names and event types
  * dispatch.registerLogConsumer(sync);                  // worker and all, without NATS
  * dispatch.startNatsConsumers(lifecycle, bus, settings); // worker and all, with bus.nats.url
@@ -111,6 +112,7 @@ public final class BusDispatchModule {
             codec,
             deliveries,
             letters,
+            new PgProjectionLock(),
             metrics,
             clock,
             settings.errorMessageMaxChars(),

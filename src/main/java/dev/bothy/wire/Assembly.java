@@ -142,9 +142,9 @@ final class Assembly {
               codec,
               new BusDispatchMetrics(environment.metrics()),
               clock);
-      // Flow 00: the pings and the bus consumer system_echo, in every role.
+      // Flow 00: the pings, in every role; every module's bus consumers from their one list.
       SystemModule system = new SystemModule(unitOfWork, sync, clock);
-      busDispatch.register("system", system.busConsumers());
+      BusConsumerDeclarations.all().forEach(busDispatch::register);
       // One bounded reader for every gauge that reads the database: a scrape never blocks.
       scrapeReads = new ScrapeReads(config.database().metricsReadTimeout().toJavaDuration());
       logMetrics.registerGauges(sync.eventLog(), scrapeReads);

@@ -34,7 +34,8 @@ import net.sourceforge.argparse4j.inf.Subparsers;
  * {@code SEQ}); it exits 1 with one line on standard error when the relay runs (not halted), when
  * {@code SEQ} is already in the stream or past the cursor, or when the stream does not acknowledge.
  * {@code bus dead list|show|replay} works the dead letters of bus consumers ({@link
- * BusDeadCommand}) and needs no NATS.
+ * BusDeadCommand}) and needs no NATS. {@code bus replay <durable>} rebuilds a projection consumer
+ * ({@link BusReplayCommand}).
  */
 final class BusCommand extends ConfiguredCommand<BothyConfiguration> {
   static final String ACTION = "action";
@@ -46,7 +47,7 @@ final class BusCommand extends ConfiguredCommand<BothyConfiguration> {
     super(
         "bus",
         "Operator commands of the bus: republish after a halted relay, the dead letters of bus"
-            + " consumers");
+            + " consumers, the replay of a projection");
   }
 
   @Override
@@ -64,6 +65,7 @@ final class BusCommand extends ConfiguredCommand<BothyConfiguration> {
         .required(true)
         .help("the first event number to publish again (the stream's last Bothy-Seq plus one)");
     BusDeadCommand.configure(actions, this::addFileArgument);
+    BusReplayCommand.configure(actions, this::addFileArgument);
   }
 
   @Override
@@ -73,6 +75,10 @@ final class BusCommand extends ConfiguredCommand<BothyConfiguration> {
     JobsCommand.quietLogging(bootstrap, config);
     if ("dead".equals(namespace.getString(ACTION))) {
       BusDeadCommand.run(namespace, config, System.out);
+      return;
+    }
+    if ("replay".equals(namespace.getString(ACTION))) {
+      BusReplayCommand.run(namespace, config, System.out);
       return;
     }
     long from = namespace.getLong("from");

@@ -16,8 +16,8 @@ import java.util.function.ToLongFunction;
  *
  * <ul>
  *   <li>{@code bothy_bus_dispatch_total{bothy_bus_handler, bothy_bus_outcome}}: deliveries of an
- *       event to a handler by outcome ({@code ack}, {@code duplicate}, {@code parked}, {@code nak},
- *       {@code term});
+ *       event to a handler by outcome ({@code ack}, {@code duplicate}, {@code parked}, {@code
+ *       paused}, {@code nak}, {@code term});
  *   <li>{@code bothy_bus_handler_seconds{bothy_bus_handler}}: the handler's unit of work, the
  *       delivery row included (summary);
  *   <li>{@code bothy_bus_dead_letters_total{bothy_bus_handler}}: dead letters written, what the

@@ -166,8 +166,8 @@ final class PrometheusFamilies {
               "Webhook subscriptions by state, the disabled ones by reason."),
           Map.entry(
               "bothy_bus_dispatch",
-              "Deliveries of an event to a bus handler by outcome: ack, duplicate, parked, nak,"
-                  + " term."),
+              "Deliveries of an event to a bus handler by outcome: ack, duplicate, parked, paused,"
+                  + " nak, term."),
           Map.entry(
               "bothy_bus_handler_seconds",
               "A bus handler's unit of work, its delivery row included."),

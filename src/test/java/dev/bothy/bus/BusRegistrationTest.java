@@ -131,4 +131,20 @@ class BusRegistrationTest {
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("after the start");
   }
+
+  @Test
+  void a_projection_declares_its_tables_and_reset_and_others_are_none() {
+    Projection view = new Projection(List.of("system_views"), () -> 0L);
+    BusConsumer projection =
+        BusConsumer.projection("system_view", List.of(handler("system.view")), view);
+
+    assertThat(projection.isProjection()).isTrue();
+    assertThat(projection.projection()).contains(view);
+    assertThat(projection.handlerNames()).containsExactly("system.view");
+    assertThat(new BusConsumer("system_echo", List.of(handler("system.echo"))).isProjection())
+        .isFalse();
+    assertThatThrownBy(() -> new Projection(List.of(), () -> 0L))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("at least one table");
+  }
 }

@@ -2,6 +2,7 @@ package dev.bothy.bus;
 
 import dev.bothy.bus.adapters.postgres.JooqDeadLetterRepository;
 import dev.bothy.bus.adapters.postgres.JooqDeliveryRepository;
+import dev.bothy.bus.adapters.postgres.PgProjectionLock;
 import dev.bothy.bus.app.DeadLetterService;
 import dev.bothy.bus.app.Dispatch;
 import dev.bothy.bus.app.DispatchJob;
@@ -79,6 +80,7 @@ final class DispatchParts {
             codec,
             deliveries,
             letters,
+            new PgProjectionLock(),
             new DispatchMetrics() {
               @Override
               public void outcome(String handler, String outcome) {

@@ -1,6 +1,7 @@
 package dev.bothy.bus.app;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.UUID;
 
 /** The store of {@code event_deliveries}, in the current unit of work. */
@@ -36,4 +37,13 @@ public interface DeliveryRepository {
    * @return the rows deleted
    */
   int deleteOlderThan(Instant before, int limit);
+
+  /**
+   * Deletes every delivery row of the given handlers: the replay of a projection, in the unit that
+   * also empties its tables.
+   *
+   * @param handlers the handlers' names
+   * @return the rows deleted
+   */
+  int deleteAllOf(List<String> handlers);
 }

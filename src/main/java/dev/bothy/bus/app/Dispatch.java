@@ -44,10 +44,24 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Two fault points (ADR 0026), before the handler's commit and after it, do nothing in every
  * process; only a test of this package arms them, to stop a delivery as a process death would.
+ *
+ * <p>A handler of a projection consumer first takes its consumer's {@link ProjectionLock} shared in
+ * its unit; while a replay resets the projection it is not run (outcome {@code paused}, nothing
+ * written) and the message comes again after {@link #PAUSED_RETRY}, without counting as a failed
+ * delivery (ADR 0027). A projection's handler may not append events.
  */
 public final class Dispatch {
   private static final Logger LOG = LoggerFactory.getLogger(Dispatch.class);
   private static final String PARKED = "parked";
+  private static final String PAUSED = "paused";
+
+  /**
+   * The wait before a delivery that found its projection paused comes again: the first delay of the
+   * nak schedule ({@link VerdictRules#delayAfter}), since a reset takes about as long as a
+   * transaction.
+   */
+  public static final Duration PAUSED_RETRY = VerdictRules.delayAfter(1);
+
   private static final String DUPLICATE = "duplicate";
   private static final String ACK = "ack";
 
@@ -66,6 +80,16 @@ public final class Dispatch {
       Objects.requireNonNull(nakDelay, "nakDelay");
       perHandler = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(perHandler));
     }
+
+    /**
+     * Tells whether a handler found its projection paused by a replay: the delivery comes again
+     * after {@link #PAUSED_RETRY} and does not count as a failed one.
+     *
+     * @return true when any handler's outcome is {@code paused}
+     */
+    public boolean paused() {
+      return perHandler.containsValue(PAUSED);
+    }
   }
 
   private final UnitOfWork unitOfWork;
@@ -73,6 +97,7 @@ public final class Dispatch {
   private final PayloadCodec codec;
   private final DeliveryRepository deliveries;
   private final DeadLetterRepository deadLetters;
+  private final ProjectionLock projections;
   private final DispatchMetrics metrics;
   private final Clock clock;
   private final int errorMessageMaxChars;
@@ -97,6 +122,7 @@ public final class Dispatch {
    * @param codec decodes payloads into the event types' records
    * @param deliveries the dedupe table's store
    * @param deadLetters the dead letters' store
+   * @param projections the pause of projection consumers during a replay
    * @param metrics where outcomes, durations and dead letters are counted
    * @param clock the delivery time
    * @param errorMessageMaxChars {@code jobs.errorMessageMaxChars}: a dead letter's message is cut
@@ -108,6 +134,7 @@ public final class Dispatch {
       PayloadCodec codec,
       DeliveryRepository deliveries,
       DeadLetterRepository deadLetters,
+      ProjectionLock projections,
       DispatchMetrics metrics,
       Clock clock,
       int errorMessageMaxChars) {
@@ -117,6 +144,7 @@ public final class Dispatch {
         codec,
         deliveries,
         deadLetters,
+        projections,
         metrics,
         clock,
         errorMessageMaxChars,
@@ -131,6 +159,7 @@ public final class Dispatch {
    * @param codec decodes payloads into the event types' records
    * @param deliveries the dedupe table's store
    * @param deadLetters the dead letters' store
+   * @param projections the pause of projection consumers during a replay
    * @param metrics where outcomes, durations and dead letters are counted
    * @param clock the delivery time
    * @param errorMessageMaxChars {@code jobs.errorMessageMaxChars}
@@ -143,10 +172,12 @@ public final class Dispatch {
       PayloadCodec codec,
       DeliveryRepository deliveries,
       DeadLetterRepository deadLetters,
+      ProjectionLock projections,
       DispatchMetrics metrics,
       Clock clock,
       int errorMessageMaxChars,
       Notices live) {
+    this.projections = Objects.requireNonNull(projections, "projections");
     this.live = Objects.requireNonNull(live, "live");
     this.unitOfWork = Objects.requireNonNull(unitOfWork, "unitOfWork");
     this.appender = Objects.requireNonNull(appender, "appender");
@@ -230,6 +261,10 @@ public final class Dispatch {
             default -> Verdict.ACK;
           });
     }
+    if (outcomes.containsValue(PAUSED)) {
+      // A pause is no failure: the delivery comes again soon, and the limit does not apply.
+      return new Result(Verdict.NAK, Optional.of(PAUSED_RETRY), outcomes);
+    }
     Verdict verdict = VerdictRules.limited(VerdictRules.combine(verdicts), deliveryCount);
     return new Result(verdict, VerdictRules.nakDelay(verdict, deliveryCount), outcomes);
   }
@@ -244,15 +279,15 @@ public final class Dispatch {
       // One unit per handler and delivery: the dead-letter check, the delivery row and the
       // handler. A unit of its own for the check cost a pooled connection, the timeouts and a
       // commit per event (bench/run.sh bus-dispatch, D-BD-4).
-      outcome = unitOfWork.run(() -> handleOnce(event, registered.handler(), name, at));
+      outcome = unitOfWork.run(() -> handleOnce(event, registered, name, at));
     } catch (FaultCrash crash) {
       throw crash;
     } catch (Throwable e) { // NOPMD: an Error of a handler is a verdict too (ADR 0025)
       failure = e;
     }
-    if (PARKED.equals(outcome)) {
-      metrics.outcome(name, PARKED);
-      return PARKED;
+    if (PARKED.equals(outcome) || PAUSED.equals(outcome)) {
+      metrics.outcome(name, outcome);
+      return outcome;
     }
     metrics.handled(name, System.nanoTime() - start);
     if (failure == null) {
@@ -286,7 +321,14 @@ public final class Dispatch {
 
   @SuppressWarnings("unchecked")
   private <P extends Record> String handleOnce(
-      Event event, BusHandler<P> handler, String name, Instant at) throws Exception {
+      Event event, HandlerRegistry.Registered registered, String name, Instant at)
+      throws Exception {
+    BusHandler<P> handler = (BusHandler<P>) registered.handler();
+    boolean projection = registered.consumer().isProjection();
+    // Only projections pay for the pause: one statement, which never waits (ADR 0027).
+    if (projection && !projections.tryShared(registered.consumer().durable())) {
+      return PAUSED;
+    }
     // The common case, a first delivery, costs one statement before the handler; only a claim
     // that fails asks which of the two held it (D-NC-3).
     if (!deliveries.claim(name, event.id(), at)) {
@@ -302,7 +344,7 @@ public final class Dispatch {
             event.resource(),
             event.actorId(),
             payload);
-    handler.function().handle(new HandlerTx(name), decoded, at);
+    handler.function().handle(new HandlerTx(name, projection), decoded, at);
     faultPoints.reached(FaultPoint.BEFORE_COMMIT, name, event);
     return ACK;
   }
@@ -347,13 +389,23 @@ public final class Dispatch {
   /** The handler's view of its unit of work. */
   private final class HandlerTx implements Tx {
     private final String handler;
+    private final boolean projection;
 
-    HandlerTx(String handler) {
+    HandlerTx(String handler, boolean projection) {
       this.handler = handler;
+      this.projection = projection;
     }
 
     @Override
     public List<UUID> append(EventDraft... drafts) {
+      if (projection) {
+        // A replay runs the handler again for every event: its events would be doubled.
+        throw new IllegalStateException(
+            "the bus handler "
+                + handler
+                + " belongs to a projection, which appends no events (a replay would append them"
+                + " again)");
+      }
       return appender.append(drafts);
     }
 

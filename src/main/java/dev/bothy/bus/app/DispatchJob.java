@@ -124,7 +124,8 @@ public final class DispatchJob {
    * @throws BothyException {@code unavailable} for a nak before the last attempt, so the runtime
    *     retries
    * @throws dev.bothy.platform.jobs.JobEnd a cancel when this process has no such handler or the
-   *     event was removed by retention
+   *     event was removed by retention; a snooze of {@link Dispatch#PAUSED_RETRY} while a replay
+   *     resets the handler's projection
    */
   public Verdict attempt(JobContext context, Args args) {
     HandlerRegistry.Registered handler =
@@ -136,6 +137,10 @@ public final class DispatchJob {
             .filter(e -> e.id().equals(args.eventId()))
             .orElseThrow(() -> context.cancel("the event is no longer in the log"));
     Dispatch.Result result = dispatch.deliver(event, List.of(handler), context.attempt());
+    if (result.paused()) {
+      // A replay resets the handler's projection: not an attempt, the job waits and comes again.
+      throw context.snooze(Dispatch.PAUSED_RETRY);
+    }
     if (result.verdict() == Verdict.NAK) {
       // A failed attempt: the runtime records it and retries after the kind's delay.
       throw BothyException.unavailable(

@@ -155,7 +155,12 @@ public final class TelemetryNames {
                   "cursor",
                   "stream_last_seq",
                   "from_seq",
-                  "to_seq"))
+                  "to_seq",
+                  // The replay of a projection: its tables, the rows reset, where it restarts.
+                  "tables",
+                  "rows",
+                  "delivery_rows",
+                  "restart"))
           .toList();
 
   private TelemetryNames() {}

@@ -8,6 +8,7 @@ import dev.bothy.platform.pg.PgTx;
 import dev.bothy.platform.pg.RenderedQuery;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.jooq.impl.DSL;
@@ -86,6 +87,14 @@ public final class JooqDeliveryRepository implements DeliveryRepository {
                         .from(EVENT_DELIVERIES)
                         .where(EVENT_DELIVERIES.HANDLED_AT.lt(before.atOffset(ZoneOffset.UTC)))
                         .limit(limit)))
+        .execute();
+  }
+
+  @Override
+  public int deleteAllOf(List<String> handlers) {
+    return PgTx.dsl()
+        .deleteFrom(EVENT_DELIVERIES)
+        .where(EVENT_DELIVERIES.HANDLER.in(handlers))
         .execute();
   }
 }
