@@ -2,6 +2,7 @@ package dev.bothy.bus;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.bothy.bus.adapters.postgres.PgProjectionLock;
 import dev.bothy.bus.app.DeadLetterRepository;
 import dev.bothy.bus.app.Dispatch;
 import dev.bothy.bus.domain.Verdict;
@@ -66,6 +67,7 @@ class DispatchClaimTest {
             parts.codec,
             parts.deliveries,
             counting,
+            new PgProjectionLock(),
             new DispatchMetrics() {
               @Override
               public void outcome(String handler, String outcome) {}

@@ -56,11 +56,10 @@ class ProjectionReplayTest {
           for (int i = 1; i <= 3; i++) {
             UUID event = UUID.randomUUID();
             echoes.insert(UUID.randomUUID(), UUID.randomUUID(), event, i, Instant.now());
-            new JooqDeliveryRepository().insertIfAbsent(Echoes.NAME, event, Instant.now());
+            new JooqDeliveryRepository().claim(Echoes.NAME, event, Instant.now());
           }
           // Another consumer's row, which the replay leaves alone.
-          new JooqDeliveryRepository()
-              .insertIfAbsent("system.echo", UUID.randomUUID(), Instant.now());
+          new JooqDeliveryRepository().claim("system.echo", UUID.randomUUID(), Instant.now());
           return null;
         });
   }
@@ -137,8 +136,8 @@ class ProjectionReplayTest {
     DeliveryRepository failingAfterDelete =
         new DeliveryRepository() {
           @Override
-          public boolean insertIfAbsent(String handler, UUID eventId, Instant handledAt) {
-            return real.insertIfAbsent(handler, eventId, handledAt);
+          public boolean claim(String handler, UUID eventId, Instant handledAt) {
+            return real.claim(handler, eventId, handledAt);
           }
 
           @Override

@@ -4,6 +4,7 @@ import dev.bothy.bus.BusConsumer;
 import dev.bothy.bus.DispatchMetrics;
 import dev.bothy.bus.adapters.postgres.JooqDeadLetterRepository;
 import dev.bothy.bus.adapters.postgres.JooqDeliveryRepository;
+import dev.bothy.bus.adapters.postgres.PgProjectionLock;
 import dev.bothy.bus.app.Dispatch;
 import dev.bothy.bus.app.DispatchJob;
 import dev.bothy.bus.app.HandlerRegistry;
@@ -111,6 +112,7 @@ final class ChaosRig {
             codec,
             new JooqDeliveryRepository(),
             new JooqDeadLetterRepository(),
+            new PgProjectionLock(),
             new DispatchMetrics() {
               @Override
               public void outcome(String handler, String outcome) {

@@ -26,7 +26,9 @@ public final class NewConsumer {
   private static final Pattern MODULE = Pattern.compile("[a-z][a-z0-9]*");
   private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9_]*");
   private static final Pattern RETURN_LIST =
-      Pattern.compile("List<BusConsumer> busConsumers\\(\\)\\s*\\{\\s*return List\\.of\\(");
+      // Statements may come before the return (SystemModule builds its stores first), never a
+      // block: the method is a list of declarations.
+      Pattern.compile("List<BusConsumer> busConsumers\\(\\)\\s*\\{[^{}]*?return List\\.of\\(");
 
   /** The files the scaffold wrote or changed, relative to the project's root. */
   public record Written(List<Path> created, Path registeredIn) {}
@@ -123,8 +125,8 @@ public final class NewConsumer {
     if (!m.find()) {
       throw new IllegalStateException(
           "the module's wiring has no busConsumers() that returns List.of(...): add one as"
-              + " SystemModule does, register it in wire.Assembly with"
-              + " busDispatch.register(\""
+              + " SystemModule does, register it with one line in"
+              + " wire.BusConsumerDeclarations.all(), all.put(\""
               + module
               + "\", ...), then run the scaffold again");
     }

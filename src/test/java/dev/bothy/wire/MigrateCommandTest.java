@@ -55,7 +55,8 @@ class MigrateCommandTest {
             "0009-bus-relay-cursors",
             "0010-bus-dispatch",
             "0011-system-pings",
-            "0012-console-dead-letter-errors");
+            "0012-console-dead-letter-errors",
+            "0013-system-echoes");
     assertThat(column(url, "SELECT schema_version || ' ' || min_server_version FROM instance"))
         .containsExactly(Migrator.SCHEMA_VERSION + " " + Migrator.MIN_SERVER_VERSION);
     List<String> identity = column(url, "SELECT instance_id || ' ' || sync_epoch FROM instance");
