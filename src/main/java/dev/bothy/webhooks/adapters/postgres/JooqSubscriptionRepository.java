@@ -15,6 +15,7 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -39,6 +40,14 @@ public final class JooqSubscriptionRepository implements SubscriptionRepository 
           () ->
               DSL.selectFrom(WEBHOOK_SUBSCRIPTIONS)
                   .where(WEBHOOK_SUBSCRIPTIONS.ID.eq(DSL.param("id", WEBHOOK_SUBSCRIPTIONS.ID))));
+
+  private static final RenderedQuery FIND_ALL =
+      RenderedQuery.of(
+          () ->
+              DSL.selectFrom(WEBHOOK_SUBSCRIPTIONS)
+                  .where(
+                      WEBHOOK_SUBSCRIPTIONS.ID.eq(
+                          DSL.any(DSL.param("ids", SQLDataType.UUID.array())))));
 
   // ORDER BY runs below the row locks, so the rows are locked in id order.
   private static final RenderedQuery LOCK_ALL =
@@ -111,6 +120,19 @@ public final class JooqSubscriptionRepository implements SubscriptionRepository 
         .coerce(WEBHOOK_SUBSCRIPTIONS)
         .fetchOptional()
         .map(JooqSubscriptionRepository::toStored);
+  }
+
+  @Override
+  public Map<UUID, StoredSubscription> findAll(Collection<UUID> ids) {
+    Map<UUID, StoredSubscription> found = new HashMap<>();
+    if (ids.isEmpty()) {
+      return found;
+    }
+    FIND_ALL
+        .resultQuery(PgTx.dsl(), Map.of("ids", ids.toArray(UUID[]::new)))
+        .coerce(WEBHOOK_SUBSCRIPTIONS)
+        .forEach(r -> found.put(r.getId(), toStored(r)));
+    return found;
   }
 
   @Override
