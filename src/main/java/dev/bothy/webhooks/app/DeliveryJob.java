@@ -3,6 +3,7 @@ package dev.bothy.webhooks.app;
 import dev.bothy.kernel.Clock;
 import dev.bothy.kernel.Ids;
 import dev.bothy.kernel.txn.UnitOfWork;
+import dev.bothy.platform.jobs.JobCompletions;
 import dev.bothy.platform.jobs.JobContext;
 import dev.bothy.platform.jobs.JobKind;
 import dev.bothy.platform.telemetry.TelemetryNames;
@@ -54,9 +55,10 @@ import org.slf4j.LoggerFactory;
  *       letter). A streak longer than {@code webhooks.disableAfter} disables with {@code failing}.
  * </ol>
  *
- * <p>Per delivered event of an unordered subscription that is one unit before the request and a
- * share of a group commit after it (D-WP-1, D-WP-3), besides the job runtime's batched fetch and
- * completion and the consumer's round.
+ * <p>Per delivered event of an unordered subscription that is a share of one unit before the
+ * request, shared by the deliveries that start together (D-WP-1, D-WB-1), and a share of a group
+ * commit after it that also completes the job (D-WP-3, D-WB-3), besides the job runtime's batched
+ * fetch and the consumer's round.
  *
  * <p>Nothing here logs a secret, a body or an answer: the answer's excerpt goes to {@code
  * webhook_attempts} only.
@@ -127,6 +129,7 @@ public final class DeliveryJob {
    * @param metrics where attempts are counted
    * @param clock the clock
    * @param settings the settings
+   * @param completions completes the jobs of delivered attempts in the unit that records them
    */
   public DeliveryJob(
       UnitOfWork unitOfWork,
@@ -139,7 +142,8 @@ public final class DeliveryJob {
       NetworkPolicy policy,
       DeliveryMetrics metrics,
       Clock clock,
-      Settings settings) {
+      Settings settings,
+      JobCompletions completions) {
     this.unitOfWork = Objects.requireNonNull(unitOfWork, "unitOfWork");
     this.subscriptions = Objects.requireNonNull(subscriptions, "subscriptions");
     this.attempts = Objects.requireNonNull(attempts, "attempts");
@@ -157,7 +161,7 @@ public final class DeliveryJob {
             Objects.requireNonNull(log, "log"),
             new RateSlots(unitOfWork, subscriptions, settings.rateLimitClaim()),
             clock);
-    this.delivered = new DeliveredRecorder(unitOfWork, subscriptions, attempts, clock);
+    this.delivered = new DeliveredRecorder(unitOfWork, subscriptions, attempts, clock, completions);
   }
 
   /**
@@ -227,7 +231,7 @@ public final class DeliveryJob {
       metrics.deliveredAfter(Duration.between(event.occurredAt(), clock.now()));
       if (!stored.view().ordered() || args.resend()) {
         // Nothing moves a chain: the success joins the next group commit (D-WP-3).
-        delivered.record(attempt(context, args, event, attemptedAt, result, verdict));
+        delivered.record(attempt(context, args, event, attemptedAt, result, verdict), context);
         return;
       }
     }

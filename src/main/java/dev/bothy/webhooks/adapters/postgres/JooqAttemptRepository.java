@@ -54,8 +54,7 @@ public final class JooqAttemptRepository implements AttemptRepository {
                           unnest("seqs", Long.class, SQLDataType.BIGINT),
                           unnest("eventIds", UUID.class, SQLDataType.UUID),
                           unnest("attempts", Integer.class, SQLDataType.INTEGER),
-                          unnest(
-                              "at", OffsetDateTime.class, SQLDataType.TIMESTAMPWITHTIMEZONE(6)),
+                          unnest("at", OffsetDateTime.class, SQLDataType.TIMESTAMPWITHTIMEZONE(6)),
                           unnest("durations", Long.class, SQLDataType.BIGINT),
                           unnest("outcomes", String.class, SQLDataType.CLOB),
                           unnest("statuses", Integer.class, SQLDataType.INTEGER),
