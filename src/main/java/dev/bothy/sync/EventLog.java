@@ -1,5 +1,6 @@
 package dev.bothy.sync;
 
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -39,6 +40,20 @@ public interface EventLog {
    *     1
    */
   ReadResult readAfter(long afterSeq, int limit);
+
+  /**
+   * Reads the events with the given numbers, with one statement whatever their count: for a reader
+   * that needs scattered events at once (a batch of webhook deliveries, D-WB-1).
+   *
+   * <p>Example: {@code log.readNumbers(List.of(42L, 7L, 42L))} gives the events 7 and 42, in that
+   * order, when the log holds both.
+   *
+   * @param seqs the numbers; duplicates are read once
+   * @return the events the log holds among them, in number order; a number missing from the answer
+   *     was removed by retention or never committed
+   * @throws dev.bothy.kernel.BothyException {@code invalid} for a number below 1
+   */
+  List<Event> readNumbers(Collection<Long> seqs);
 
   /**
    * Finds the numbers of committed events by their ids, reading forward from a number known to be

@@ -194,7 +194,8 @@ public final class WebhooksModule {
                 settings.retryAfterCap(),
                 settings.disableAfter(),
                 settings.pageSize(),
-                settings.rateLimitClaim()));
+                settings.rateLimitClaim()),
+            jobs.completions());
     jobs.register(delivery.kind(RetrySchedule.standard(), settings.jobTimeoutMargin()));
     jobs.register(
         AttemptRetentionJob.kind(

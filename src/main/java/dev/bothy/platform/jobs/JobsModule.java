@@ -4,6 +4,7 @@ import dev.bothy.kernel.Clock;
 import dev.bothy.kernel.txn.PhaseHooks;
 import dev.bothy.kernel.txn.UnitOfWork;
 import dev.bothy.platform.jobs.runtime.JobAdminService;
+import dev.bothy.platform.jobs.runtime.JobCompletionService;
 import dev.bothy.platform.jobs.runtime.JobInserterService;
 import dev.bothy.platform.jobs.runtime.PgJobRuntime;
 import dev.bothy.platform.lifecycle.Lifecycle;
@@ -49,6 +50,7 @@ public final class JobsModule {
   private final JobRegistry registry;
   private final JobInserterService inserter;
   private final JobAdmin admin;
+  private final JobCompletionService completions;
 
   /**
    * Builds the parts every role has: the registry, the inserter and the admin operations.
@@ -72,6 +74,7 @@ public final class JobsModule {
             settings.runtime().rescueAfter());
     this.inserter = new JobInserterService(unitOfWork, hooks, registry, codec, clock);
     this.admin = new JobAdminService(unitOfWork, clock);
+    this.completions = new JobCompletionService(unitOfWork, clock);
   }
 
   /**
@@ -117,6 +120,7 @@ public final class JobsModule {
             tracer,
             listenConnection,
             lifecycle::fail);
+    started.serve(completions);
     lifecycle.onStart("jobs", started::start);
     lifecycle.onStop(
         StopPhase.JOBS,
@@ -142,6 +146,16 @@ public final class JobsModule {
    */
   public JobInserter inserter() {
     return inserter;
+  }
+
+  /**
+   * Returns the completions a work function uses to complete jobs in a unit of its own (D-WB-3);
+   * they complete nothing in a role without workers.
+   *
+   * @return the completions
+   */
+  public JobCompletions completions() {
+    return completions;
   }
 
   /**

@@ -7,6 +7,7 @@ import dev.bothy.sync.EventLog;
 import dev.bothy.sync.ReadResult;
 import dev.bothy.sync.domain.AppendRules;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -58,6 +59,18 @@ public final class EventLogService implements EventLog {
       numbers.add(seq);
     }
     return Optional.of(numbers);
+  }
+
+  @Override
+  public List<Event> readNumbers(Collection<Long> seqs) {
+    long[] distinct = seqs.stream().mapToLong(Long::longValue).distinct().sorted().toArray();
+    if (distinct.length > 0 && distinct[0] < 1) {
+      throw BothyException.invalid("read of a number below 1: " + distinct[0]);
+    }
+    if (distinct.length == 0) {
+      return List.of();
+    }
+    return unitOfWork.join(() -> repository.readNumbers(distinct));
   }
 
   @Override

@@ -52,6 +52,14 @@ public interface EventRepository {
   List<Event> readAfter(long afterSeq, int limit);
 
   /**
+   * Reads the events with the given numbers, with one statement.
+   *
+   * @param seqs the numbers, each at least 1, no duplicates
+   * @return the events found, in number order
+   */
+  List<Event> readNumbers(long[] seqs);
+
+  /**
    * Reads the id and number of the first {@code limit} events after a number whose id is one of
    * {@code ids}, in order of number.
    *

@@ -2,6 +2,8 @@ package dev.bothy.webhooks.app;
 
 import dev.bothy.kernel.Clock;
 import dev.bothy.kernel.txn.UnitOfWork;
+import dev.bothy.platform.jobs.JobCompletions;
+import dev.bothy.platform.jobs.JobContext;
 import dev.bothy.webhooks.Attempt;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,9 +21,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * Records the successes of unordered deliveries (and resends) with a group commit (D-WP-3): each
  * delivery thread queues its attempt and waits; whichever thread holds the recorder's lock writes
  * everything queued in one unit (lock the subscription rows in id order, insert the attempts, end
- * the failure streaks and raise the last delivered numbers), and the others return once their
- * attempt is in a committed unit. While one unit commits, the next batch gathers, so a busy process
- * writes one unit per batch instead of one per delivery.
+ * the failure streaks and raise the last delivered numbers, complete the attempts' jobs, D-WB-3),
+ * and the others return once their attempt is in a committed unit. While one unit commits, the next
+ * batch gathers, so a busy process writes one unit per batch instead of one per delivery.
  *
  * <p>Promises the same as the unit it replaces: when {@link #record} returns, the attempt and its
  * consequences are committed; when it throws, they are not and the job fails (and is retried). A
@@ -35,10 +37,11 @@ final class DeliveredRecorder {
   private final SubscriptionRepository subscriptions;
   private final AttemptRepository attempts;
   private final Clock clock;
+  private final JobCompletions completions;
   private final ConcurrentLinkedQueue<Pending> queue = new ConcurrentLinkedQueue<>();
   private final ReentrantLock writing = new ReentrantLock();
 
-  private record Pending(Attempt attempt, CompletableFuture<Void> done) {}
+  private record Pending(Attempt attempt, JobContext job, CompletableFuture<Void> done) {}
 
   /**
    * Creates the recorder.
@@ -47,27 +50,31 @@ final class DeliveredRecorder {
    * @param subscriptions the subscriptions' store
    * @param attempts the attempts' store
    * @param clock the update times
+   * @param completions completes the attempts' jobs in the batch's unit (D-WB-3)
    */
   DeliveredRecorder(
       UnitOfWork unitOfWork,
       SubscriptionRepository subscriptions,
       AttemptRepository attempts,
-      Clock clock) {
+      Clock clock,
+      JobCompletions completions) {
     this.unitOfWork = Objects.requireNonNull(unitOfWork, "unitOfWork");
     this.subscriptions = Objects.requireNonNull(subscriptions, "subscriptions");
     this.attempts = Objects.requireNonNull(attempts, "attempts");
     this.clock = Objects.requireNonNull(clock, "clock");
+    this.completions = Objects.requireNonNull(completions, "completions");
   }
 
   /**
-   * Records a delivered attempt and returns once it is committed, with other threads' attempts in
-   * the same unit. Outside any unit of work.
+   * Records a delivered attempt and completes its job, and returns once both are committed, with
+   * other threads' attempts and jobs in the same unit. Outside any unit of work.
    *
    * @param attempt the delivered attempt
+   * @param job the attempt's job, completed in the same unit
    * @throws RuntimeException what the database threw for this attempt; nothing of it is committed
    */
-  void record(Attempt attempt) {
-    Pending mine = new Pending(attempt, new CompletableFuture<>());
+  void record(Attempt attempt, JobContext job) {
+    Pending mine = new Pending(attempt, job, new CompletableFuture<>());
     queue.add(mine);
     writing.lock();
     try {
@@ -134,6 +141,8 @@ final class DeliveredRecorder {
             .filter(a -> present.contains(a.subscriptionId()))
             .toList());
     subscriptions.deliveredAll(highest, clock.now());
+    // The jobs complete with their attempts: no unit of the job runtime's own per batch (D-WB-3).
+    completions.completeTx(batch.stream().map(Pending::job).toList());
     return null;
   }
 }

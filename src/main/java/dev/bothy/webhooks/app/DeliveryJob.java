@@ -3,18 +3,19 @@ package dev.bothy.webhooks.app;
 import dev.bothy.kernel.Clock;
 import dev.bothy.kernel.Ids;
 import dev.bothy.kernel.txn.UnitOfWork;
+import dev.bothy.platform.jobs.JobCompletions;
 import dev.bothy.platform.jobs.JobContext;
 import dev.bothy.platform.jobs.JobKind;
 import dev.bothy.platform.telemetry.TelemetryNames;
 import dev.bothy.sync.Event;
 import dev.bothy.sync.EventLog;
-import dev.bothy.sync.ReadResult;
 import dev.bothy.webhooks.Attempt;
 import dev.bothy.webhooks.DeliveryOutcome;
 import dev.bothy.webhooks.DisabledReason;
 import dev.bothy.webhooks.EventBodies;
 import dev.bothy.webhooks.Subscription;
 import dev.bothy.webhooks.SubscriptionState;
+import dev.bothy.webhooks.app.DeliveryPreparer.Prepared;
 import dev.bothy.webhooks.domain.DeliveryVerdict;
 import dev.bothy.webhooks.domain.NetworkPolicy;
 import dev.bothy.webhooks.domain.RetrySchedule;
@@ -30,7 +31,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.OptionalLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -55,9 +55,10 @@ import org.slf4j.LoggerFactory;
  *       letter). A streak longer than {@code webhooks.disableAfter} disables with {@code failing}.
  * </ol>
  *
- * <p>Per delivered event of an unordered subscription that is one unit before the request and a
- * share of a group commit after it (D-WP-1, D-WP-3), besides the job runtime's batched fetch and
- * completion and the consumer's round.
+ * <p>Per delivered event of an unordered subscription that is a share of one unit before the
+ * request, shared by the deliveries that start together (D-WP-1, D-WB-1), and a share of a group
+ * commit after it that also completes the job (D-WP-3, D-WB-3), besides the job runtime's batched
+ * fetch and the consumer's round.
  *
  * <p>Nothing here logs a secret, a body or an answer: the answer's excerpt goes to {@code
  * webhook_attempts} only.
@@ -104,7 +105,6 @@ public final class DeliveryJob {
   private final UnitOfWork unitOfWork;
   private final SubscriptionRepository subscriptions;
   private final AttemptRepository attempts;
-  private final EventLog log;
   private final OrderedChain chain;
   private final EventBodies bodies;
   private final WebhookTransport transport;
@@ -112,7 +112,7 @@ public final class DeliveryJob {
   private final DeliveryMetrics metrics;
   private final Clock clock;
   private final Settings settings;
-  private final RateSlots rateSlots;
+  private final DeliveryPreparer preparer;
   private final DeliveredRecorder delivered;
 
   /**
@@ -129,6 +129,7 @@ public final class DeliveryJob {
    * @param metrics where attempts are counted
    * @param clock the clock
    * @param settings the settings
+   * @param completions completes the jobs of delivered attempts in the unit that records them
    */
   public DeliveryJob(
       UnitOfWork unitOfWork,
@@ -141,11 +142,11 @@ public final class DeliveryJob {
       NetworkPolicy policy,
       DeliveryMetrics metrics,
       Clock clock,
-      Settings settings) {
+      Settings settings,
+      JobCompletions completions) {
     this.unitOfWork = Objects.requireNonNull(unitOfWork, "unitOfWork");
     this.subscriptions = Objects.requireNonNull(subscriptions, "subscriptions");
     this.attempts = Objects.requireNonNull(attempts, "attempts");
-    this.log = Objects.requireNonNull(log, "log");
     this.chain = Objects.requireNonNull(chain, "chain");
     this.bodies = Objects.requireNonNull(bodies, "bodies");
     this.transport = Objects.requireNonNull(transport, "transport");
@@ -153,8 +154,14 @@ public final class DeliveryJob {
     this.metrics = Objects.requireNonNull(metrics, "metrics");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.settings = Objects.requireNonNull(settings, "settings");
-    this.rateSlots = new RateSlots(unitOfWork, subscriptions, settings.rateLimitClaim());
-    this.delivered = new DeliveredRecorder(unitOfWork, subscriptions, attempts, clock);
+    this.preparer =
+        new DeliveryPreparer(
+            unitOfWork,
+            subscriptions,
+            Objects.requireNonNull(log, "log"),
+            new RateSlots(unitOfWork, subscriptions, settings.rateLimitClaim()),
+            clock);
+    this.delivered = new DeliveredRecorder(unitOfWork, subscriptions, attempts, clock, completions);
   }
 
   /**
@@ -182,8 +189,9 @@ public final class DeliveryJob {
    * @param args the subscription and the event's number
    */
   void work(JobContext context, DeliverArgs args) {
-    // One unit before the request: the subscription, the event and a rate slot (D-WP-1).
-    Prepared prepared = unitOfWork.run(() -> prepare(args));
+    // One unit before the request, shared with the deliveries that start together: the
+    // subscription, the event and a rate slot (D-WP-1, D-WB-1).
+    Prepared prepared = preparer.prepare(args);
     if (prepared instanceof Prepared.Cancel cancel) {
       throw context.cancel(cancel.reason());
     }
@@ -193,7 +201,7 @@ public final class DeliveryJob {
             () -> {
               subscriptions
                   .lock(args.subscriptionId())
-                  .filter(s -> inFlight(s, args))
+                  .filter(s -> DeliveryPreparer.inFlight(s, args))
                   .ifPresent(s -> disable(s.view(), DisabledReason.GAP));
               return null;
             });
@@ -223,7 +231,7 @@ public final class DeliveryJob {
       metrics.deliveredAfter(Duration.between(event.occurredAt(), clock.now()));
       if (!stored.view().ordered() || args.resend()) {
         // Nothing moves a chain: the success joins the next group commit (D-WP-3).
-        delivered.record(attempt(context, args, event, attemptedAt, result, verdict));
+        delivered.record(attempt(context, args, event, attemptedAt, result, verdict), context);
         return;
       }
     }
@@ -247,67 +255,6 @@ public final class DeliveryJob {
     String kind =
         verdict instanceof DeliveryVerdict.Failed f ? f.errorKind() : DeliveryVerdict.STATUS;
     throw new DeliveryFailed(kind);
-  }
-
-  /** What the unit before the request found. */
-  private sealed interface Prepared {
-    /** The job has nothing to deliver. */
-    record Cancel(String reason) implements Prepared {}
-
-    /** The event is no longer in the log. */
-    record EventGone() implements Prepared {}
-
-    /** The rate limit is used up until then. */
-    record Wait(Instant until) implements Prepared {}
-
-    /** Send it. */
-    record Send(StoredSubscription subscription, Event event) implements Prepared {}
-  }
-
-  /** Reads the subscription and the event and takes a rate slot, in the caller's unit. */
-  private Prepared prepare(DeliverArgs args) {
-    Optional<StoredSubscription> found = subscriptions.find(args.subscriptionId());
-    if (found.isEmpty()) {
-      return new Prepared.Cancel("subscription deleted");
-    }
-    StoredSubscription stored = found.get();
-    if (!inFlight(stored, args)) {
-      return new Prepared.Cancel("subscription disabled or delivery superseded");
-    }
-    Optional<Event> event = readEvent(args.seq());
-    if (event.isEmpty()) {
-      return new Prepared.EventGone();
-    }
-    // Last in the unit: a claim on the window locks the row until the commit right after it.
-    Optional<Instant> wait =
-        rateSlots.take(args.subscriptionId(), clock.now(), stored.view().rateLimit());
-    if (wait.isPresent()) {
-      return new Prepared.Wait(wait.get());
-    }
-    return new Prepared.Send(stored, event.get());
-  }
-
-  /** Whether the job is still the subscription's to deliver. */
-  private static boolean inFlight(StoredSubscription stored, DeliverArgs args) {
-    Subscription s = stored.view();
-    if (s.state() != SubscriptionState.ACTIVE) {
-      return false;
-    }
-    if (!s.ordered() || args.resend()) {
-      return true;
-    }
-    return stored.generation() == args.generation()
-        && s.heldSeq().equals(OptionalLong.of(args.seq()));
-  }
-
-  private Optional<Event> readEvent(long seq) {
-    ReadResult read = log.readAfter(seq - 1, 1);
-    if (read instanceof ReadResult.Page page
-        && !page.events().isEmpty()
-        && page.events().get(0).seq() == seq) {
-      return Optional.of(page.events().get(0));
-    }
-    return Optional.empty();
   }
 
   private SendResult send(StoredSubscription stored, Event event, Instant now) {
@@ -345,7 +292,7 @@ public final class DeliveryJob {
     StoredSubscription s = locked.get();
     Instant now = clock.now();
     attempts.insert(attempt(context, args, event, attemptedAt, result, verdict));
-    boolean chained = s.view().ordered() && !args.resend() && inFlight(s, args);
+    boolean chained = s.view().ordered() && !args.resend() && DeliveryPreparer.inFlight(s, args);
     if (verdict instanceof DeliveryVerdict.Delivered) {
       subscriptions.delivered(s.view().id(), args.seq(), now);
       if (chained) {

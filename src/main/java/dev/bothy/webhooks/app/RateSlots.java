@@ -72,31 +72,62 @@ final class RateSlots {
    *     then); empty as well when the subscription is gone, which the caller finds on its own
    */
   Optional<Instant> take(UUID id, Instant now, int limit) {
+    Taken taken = take(id, now, limit, 1);
+    return taken.granted() == 1 ? Optional.empty() : Optional.of(taken.windowEnd());
+  }
+
+  /**
+   * What a take got.
+   *
+   * @param granted attempts that may go now, from 0 to the number asked for
+   * @param windowEnd when the window ends: the attempts not granted wait until then
+   */
+  record Taken(int granted, Instant windowEnd) {}
+
+  /**
+   * Takes {@code wanted} attempts of the subscription's current window for a batch of deliveries
+   * (D-WB-1): from this process's claimed ones first, then by one claim in the caller's unit of the
+   * larger of {@code claim} and what is still missing, never more than {@code limit}.
+   *
+   * @param id the subscription
+   * @param now the time of the attempts
+   * @param limit the subscription's {@code rate_limit}
+   * @param wanted attempts asked for, at least 1
+   * @return how many may go now; all of them when the subscription is gone, which the caller finds
+   *     on its own
+   */
+  Taken take(UUID id, Instant now, int limit, int wanted) {
+    if (wanted < 1) {
+      throw new IllegalArgumentException("a take asks for at least one attempt");
+    }
     sweep(now);
     Local slots = local.computeIfAbsent(id, k -> new Local());
     // One claim per subscription at a time in this process: the others wait here, not on the row.
     synchronized (slots) {
+      int fromLocal = 0;
       if (slots.holds(now)) {
-        slots.left = slots.left - 1;
-        return Optional.empty();
+        fromLocal = Math.min(slots.left, wanted);
+        slots.left = slots.left - fromLocal;
+      }
+      int missing = wanted - fromLocal;
+      if (missing == 0) {
+        return new Taken(wanted, slots.windowStart.plus(WINDOW));
       }
       Optional<SubscriptionRepository.RateClaim> claimed =
-          subscriptions.claimRateSlots(id, now, limit, Math.min(claim, limit));
+          subscriptions.claimRateSlots(id, now, limit, Math.min(Math.max(claim, missing), limit));
       if (claimed.isEmpty()) {
         local.remove(id, slots);
-        return Optional.empty();
+        return new Taken(wanted, now.plus(WINDOW));
       }
       SubscriptionRepository.RateClaim c = claimed.get();
-      if (c.granted() == 0) {
-        return Optional.of(c.windowStart().plus(WINDOW));
-      }
-      // The caller's own attempt goes only if the claim commits with its unit; the rest are
+      int used = Math.min(c.granted(), missing);
+      // The caller's own attempts go only if the claim commits with its unit; the rest are
       // handed out once it did, so a claim rolled back never lends an attempt the row lost.
-      int spare = c.granted() - 1;
+      int spare = c.granted() - used;
       if (spare > 0) {
         unitOfWork.afterCommit(() -> lend(slots, c.windowStart(), spare));
       }
-      return Optional.empty();
+      return new Taken(fromLocal + used, c.windowStart().plus(WINDOW));
     }
   }
 

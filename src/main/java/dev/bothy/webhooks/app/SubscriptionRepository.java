@@ -29,6 +29,15 @@ public interface SubscriptionRepository {
   Optional<StoredSubscription> find(UUID id);
 
   /**
+   * Reads several subscriptions with one statement, without locking them: the batch of deliveries
+   * prepared in one unit (D-WB-1).
+   *
+   * @param ids their ids
+   * @return the ones that exist, by id
+   */
+  Map<UUID, StoredSubscription> findAll(Collection<UUID> ids);
+
+  /**
    * Reads a subscription and locks its row until the unit ends, so a consumer round, a delivery's
    * outcome and an operator's verb on it happen one after the other.
    *

@@ -8,6 +8,7 @@ import dev.bothy.kernel.BothyException;
 import dev.bothy.kernel.ErrorKind;
 import dev.bothy.kernel.Ids;
 import dev.bothy.kernel.SettableClock;
+import dev.bothy.platform.jobs.runtime.JobCompletionService;
 import dev.bothy.platform.jobs.runtime.PgJobRuntime;
 import dev.bothy.testing.JobsFixture;
 import dev.bothy.testing.PgExtension;
@@ -302,6 +303,54 @@ class JobRuntimeTest {
             org.assertj.core.groups.Tuple.tuple(1, "exception", "failure 1 of " + probe),
             org.assertj.core.groups.Tuple.tuple(2, "exception", "failure 2 of " + probe));
     assertThat(done.errors().get(0).error()).isEqualTo(IllegalStateException.class.getName());
+  }
+
+  record SelfCompletingArgs(UUID id, boolean rollBack) {}
+
+  @Test
+  void a_job_its_work_completes_in_a_unit_completes_with_that_unit_and_a_rolled_back_one_on_return()
+      throws Exception {
+    JobCompletionService completions = new JobCompletionService(jobs.uow, clock);
+    Map<UUID, JobState> beforeReturn = new ConcurrentHashMap<>();
+    jobs.registry.register(
+        JobKind.builder(
+                "test.self_completing",
+                SelfCompletingArgs.class,
+                (ctx, args) -> {
+                  try {
+                    jobs.uow.run(
+                        () -> {
+                          completions.completeTx(List.of(ctx));
+                          if (args.rollBack()) {
+                            throw new IllegalStateException("rolled back by the test");
+                          }
+                          return null;
+                        });
+                  } catch (IllegalStateException expected) {
+                    // The unit and its completion are gone; the work returns all the same.
+                  }
+                  beforeReturn.put(ctx.id(), state(ctx.id()));
+                })
+            .build());
+    jobs.registry.freeze();
+    PgJobRuntime runtime = jobs.runtime(PG.app(), settings());
+    runtime.serve(completions);
+    runtime.start();
+    UUID committed = insert(new SelfCompletingArgs(Ids.newId(), false));
+    UUID rolledBack = insert(new SelfCompletingArgs(Ids.newId(), true));
+
+    await("both completed", () -> beforeReturn.size() == 2);
+    await(
+        "both completed",
+        () -> state(committed) == JobState.COMPLETED && state(rolledBack) == JobState.COMPLETED);
+    assertThat(beforeReturn)
+        .as("completed by the work's unit, before the work returned; the other by the runtime")
+        .containsEntry(committed, JobState.COMPLETED)
+        .containsEntry(rolledBack, JobState.RUNNING);
+    assertThat(jobs.admin.show(committed).attempt()).isEqualTo(1);
+    assertThatThrownBy(() -> completions.completeTx(List.of()))
+        .isInstanceOf(BothyException.class)
+        .hasMessageContaining("outside a unit of work");
   }
 
   record ScheduledArgs(UUID id) {}

@@ -514,6 +514,11 @@ class ConsumerRunnerTest {
     }
 
     @Override
+    public List<Event> readNumbers(long[] seqs) {
+      throw new AssertionError();
+    }
+
+    @Override
     public java.util.Map<java.util.UUID, Long> numbersOf(List<java.util.UUID> ids, long afterSeq) {
       throw new AssertionError();
     }

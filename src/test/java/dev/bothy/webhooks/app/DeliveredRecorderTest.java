@@ -3,6 +3,7 @@ package dev.bothy.webhooks.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.bothy.kernel.Ids;
+import dev.bothy.platform.jobs.JobContext;
 import dev.bothy.testing.PgExtension;
 import dev.bothy.webhooks.Attempt;
 import dev.bothy.webhooks.DeliveryOutcome;
@@ -37,6 +38,8 @@ class DeliveredRecorderTest {
 
   private WebhooksFixture hooks;
   private final List<Integer> batches = new CopyOnWriteArrayList<>();
+  // The jobs completed per committed unit, by the attempts' ids (each test job has its attempt's).
+  private final List<List<UUID>> completed = new CopyOnWriteArrayList<>();
   private volatile UUID poisoned;
   private volatile DeliveredRecorder recorder;
   private volatile int holdFirstUntilQueued;
@@ -98,7 +101,14 @@ class DeliveredRecorderTest {
             PG.app(), request -> SendResult.error("io", Duration.ZERO), Duration.ofDays(5));
     recorder =
         new DeliveredRecorder(
-            hooks.log.uow, hooks.subscriptionStore, new CountingAttempts(), hooks.clock);
+            hooks.log.uow,
+            hooks.subscriptionStore,
+            new CountingAttempts(),
+            hooks.clock,
+            jobs -> {
+              List<UUID> ids = jobs.stream().map(JobContext::id).toList();
+              hooks.log.uow.afterCommit(() -> completed.add(ids));
+            });
   }
 
   @AfterEach
@@ -131,6 +141,10 @@ class DeliveredRecorderTest {
         Optional.empty());
   }
 
+  private JobContext job(Attempt attempt) {
+    return new JobContext(attempt.id(), DeliveryJobs.KIND, 1, 8, hooks.clock.now());
+  }
+
   /** Records every attempt from its own thread, the first alone, and returns what each threw. */
   private List<Throwable> recordConcurrently(List<Attempt> attempts) throws Exception {
     holdFirstUntilQueued = attempts.size() - 1;
@@ -157,7 +171,7 @@ class DeliveredRecorderTest {
 
   private Throwable recordCatching(Attempt attempt) {
     try {
-      recorder.record(attempt);
+      recorder.record(attempt, job(attempt));
       return null;
     } catch (RuntimeException e) {
       return e;
@@ -169,14 +183,17 @@ class DeliveredRecorderTest {
     UUID a = subscription();
     UUID b = subscription();
     hooks.log.uow.run(() -> hooks.subscriptionStore.failed(a, hooks.clock.now()));
-    List<Throwable> ends =
-        recordConcurrently(
-            List.of(delivered(a, 3), delivered(a, 9), delivered(b, 4), delivered(a, 5)));
+    List<Attempt> all = List.of(delivered(a, 3), delivered(a, 9), delivered(b, 4), delivered(a, 5));
+    List<Throwable> ends = recordConcurrently(all);
 
     assertThat(ends).containsOnlyNulls();
     assertThat(batches)
         .as("the first alone, the three queued meanwhile together")
         .containsExactly(1, 3);
+    assertThat(completed).as("each batch's jobs completed in its unit").hasSize(2);
+    assertThat(completed.get(0)).containsExactly(all.get(0).id());
+    assertThat(completed.get(1))
+        .containsExactlyInAnyOrderElementsOf(all.subList(1, 4).stream().map(Attempt::id).toList());
     assertThat(hooks.subscriptions.attempts(a, OptionalLong.empty(), 10)).hasSize(3);
     assertThat(hooks.subscriptions.attempts(b, OptionalLong.empty(), 10)).hasSize(1);
     assertThat(hooks.subscriptions.find(a).orElseThrow().lastDeliveredSeq()).isEqualTo(9);
@@ -189,8 +206,8 @@ class DeliveredRecorderTest {
     UUID a = subscription();
     Attempt bad = delivered(a, 2);
     poisoned = bad.id();
-    List<Throwable> ends =
-        recordConcurrently(List.of(delivered(a, 1), bad, delivered(a, 3), delivered(a, 4)));
+    List<Attempt> all = List.of(delivered(a, 1), bad, delivered(a, 3), delivered(a, 4));
+    List<Throwable> ends = recordConcurrently(all);
 
     assertThat(ends.get(0)).isNull();
     assertThat(ends.get(1)).hasMessage("refused by the test");
@@ -199,14 +216,19 @@ class DeliveredRecorderTest {
     assertThat(hooks.subscriptions.attempts(a, OptionalLong.empty(), 10))
         .extracting(Attempt::eventSeq)
         .containsExactlyInAnyOrder(1L, 3L, 4L);
+    assertThat(completed.stream().flatMap(List::stream))
+        .as("the jobs of the committed attempts, and not the failed one's")
+        .containsExactlyInAnyOrder(all.get(0).id(), all.get(2).id(), all.get(3).id());
     assertThat(hooks.subscriptions.find(a).orElseThrow().lastDeliveredSeq()).isEqualTo(4);
   }
 
   @Test
   void an_attempt_of_a_deleted_subscription_is_dropped() throws Exception {
     UUID a = subscription();
-    recorder.record(delivered(UUID.randomUUID(), 7));
-    recorder.record(delivered(a, 8));
+    Attempt dropped = delivered(UUID.randomUUID(), 7);
+    recorder.record(dropped, job(dropped));
+    Attempt kept = delivered(a, 8);
+    recorder.record(kept, job(kept));
     assertThat(PgExtension.rows(PG.owner(), "SELECT event_seq::text FROM webhook_attempts"))
         .containsExactly("8");
   }

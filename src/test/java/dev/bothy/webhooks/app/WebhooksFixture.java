@@ -3,6 +3,7 @@ package dev.bothy.webhooks.app;
 import dev.bothy.kernel.SettableClock;
 import dev.bothy.platform.jobs.JobContext;
 import dev.bothy.platform.jobs.JobRegistry;
+import dev.bothy.platform.jobs.runtime.JobCompletionService;
 import dev.bothy.platform.jobs.runtime.JobInserterService;
 import dev.bothy.sync.ConsumerName;
 import dev.bothy.sync.adapters.postgres.JooqConsumerCursorRepository;
@@ -103,7 +104,9 @@ final class WebhooksFixture implements AutoCloseable {
             DeliveryMetrics.NONE,
             clock,
             new DeliveryJob.Settings(
-                Duration.ofSeconds(5), 16, Duration.ofHours(1), disableAfter, 2, 10));
+                Duration.ofSeconds(5), 16, Duration.ofHours(1), disableAfter, 2, 10),
+            // No runtime works these jobs (the tests run each attempt), so nothing is completed.
+            new JobCompletionService(log.uow, clock));
     registry.register(delivery.kind(RetrySchedule.standard(), Duration.ofSeconds(10)));
     registry.freeze();
     subscriptions =

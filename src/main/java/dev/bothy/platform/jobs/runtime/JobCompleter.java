@@ -19,7 +19,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeoutException;
@@ -47,6 +49,8 @@ final class JobCompleter {
   private final Sleeper sleeper;
   private final BiConsumer<String, Duration> wakeAfter;
   private final LinkedBlockingQueue<UUID> completions = new LinkedBlockingQueue<>();
+  // Jobs their work completed in a unit of its own (JobCompletions, D-WB-3), until they return.
+  private final Set<UUID> completedInUnit = ConcurrentHashMap.newKeySet();
   private final ServiceLoop loop;
   private volatile boolean stopping;
 
@@ -174,7 +178,17 @@ final class JobCompleter {
     }
   }
 
+  /** Notes jobs completed in a committed unit of their work, so their return completes nothing. */
+  void completedInUnit(List<UUID> ids) {
+    completedInUnit.addAll(ids);
+  }
+
   private void record(FetchedJob job, Throwable failure, JobEnd end, long nanos) {
+    if (completedInUnit.remove(job.id())) {
+      // Its row is completed; whatever the work did after that cannot change it.
+      metrics.worked(job.kind(), JobMetrics.Outcome.COMPLETED, nanos);
+      return;
+    }
     Instant now = clock.now();
     if (end != null && end.verb() == JobEnd.Verb.SNOOZE) {
       boolean snoozed =

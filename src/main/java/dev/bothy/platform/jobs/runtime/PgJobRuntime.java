@@ -68,6 +68,7 @@ public final class PgJobRuntime implements JobRuntime {
   private volatile boolean stopping;
   private JobCompleter completer;
   private JobExecutor executor;
+  private JobCompletionService completions;
   private Listener listener;
 
   /**
@@ -127,6 +128,19 @@ public final class PgJobRuntime implements JobRuntime {
     return ProcessHandle.current().pid() + "@" + host;
   }
 
+  /**
+   * Serves the given completions once started: the jobs their callers complete in their units are
+   * this runtime's running jobs (D-WB-3). Call before {@link #start()}.
+   *
+   * @param service the process's completions, which other modules hold
+   */
+  public void serve(JobCompletionService service) {
+    if (started.get()) {
+      throw new IllegalStateException("serve before the job runtime starts");
+    }
+    this.completions = Objects.requireNonNull(service, "service");
+  }
+
   @Override
   public String clientId() {
     return clientId;
@@ -151,6 +165,9 @@ public final class PgJobRuntime implements JobRuntime {
             Sleeper.system(),
             this::wakeAfter,
             onFatal);
+    if (completions != null) {
+      completions.bind(store, clientId, completer);
+    }
     executor = new JobExecutor(registry, codec, tracer, settings, completer);
     settings
         .queues()

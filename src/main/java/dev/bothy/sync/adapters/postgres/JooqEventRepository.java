@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import org.jooq.impl.DSL;
+import org.jooq.impl.SQLDataType;
 
 /** The event log in {@code event_log}. */
 public final class JooqEventRepository implements EventRepository {
@@ -27,6 +28,15 @@ public final class JooqEventRepository implements EventRepository {
                   .where(EVENT_LOG.SEQ.gt(DSL.param("after", EVENT_LOG.SEQ)))
                   .orderBy(EVENT_LOG.SEQ)
                   .limit(DSL.param("limit", Integer.class)));
+
+  // The events of a batch of webhook deliveries (D-WB-1): the numbers travel as one array, so the
+  // SQL is the same whatever their count.
+  private static final RenderedQuery READ_NUMBERS =
+      RenderedQuery.of(
+          () ->
+              DSL.selectFrom(EVENT_LOG)
+                  .where(EVENT_LOG.SEQ.eq(DSL.any(DSL.param("seqs", SQLDataType.BIGINT.array()))))
+                  .orderBy(EVENT_LOG.SEQ));
 
   /** The notification channel of committed events; the payload is the unit's last number. */
   public static final String CHANNEL = "event_log";
@@ -120,6 +130,18 @@ public final class JooqEventRepository implements EventRepository {
   public List<Event> readAfter(long afterSeq, int limit) {
     return READ_AFTER
         .resultQuery(PgTx.dsl(), Map.of("after", afterSeq, "limit", limit))
+        .coerce(EVENT_LOG)
+        .fetch(JooqEventRepository::toEvent);
+  }
+
+  @Override
+  public List<Event> readNumbers(long[] seqs) {
+    Long[] boxed = new Long[seqs.length];
+    for (int i = 0; i < seqs.length; i++) {
+      boxed[i] = seqs[i];
+    }
+    return READ_NUMBERS
+        .resultQuery(PgTx.dsl(), Map.of("seqs", boxed))
         .coerce(EVENT_LOG)
         .fetch(JooqEventRepository::toEvent);
   }

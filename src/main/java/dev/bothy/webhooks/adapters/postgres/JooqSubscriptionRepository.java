@@ -15,6 +15,7 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -39,6 +40,14 @@ public final class JooqSubscriptionRepository implements SubscriptionRepository 
           () ->
               DSL.selectFrom(WEBHOOK_SUBSCRIPTIONS)
                   .where(WEBHOOK_SUBSCRIPTIONS.ID.eq(DSL.param("id", WEBHOOK_SUBSCRIPTIONS.ID))));
+
+  private static final RenderedQuery FIND_ALL =
+      RenderedQuery.of(
+          () ->
+              DSL.selectFrom(WEBHOOK_SUBSCRIPTIONS)
+                  .where(
+                      WEBHOOK_SUBSCRIPTIONS.ID.eq(
+                          DSL.any(DSL.param("ids", SQLDataType.UUID.array())))));
 
   // ORDER BY runs below the row locks, so the rows are locked in id order.
   private static final RenderedQuery LOCK_ALL =
@@ -80,6 +89,42 @@ public final class JooqSubscriptionRepository implements SubscriptionRepository 
 
   private static final Duration RATE_WINDOW = Duration.ofSeconds(1);
 
+  // The rate claim of a batch of deliveries (D-WB-1), rendered once like the other statements of
+  // every delivery (D-WF-1). A window that ended (or starts after now) is replaced by one starting
+  // now; each use of a value has its own name, as RenderedQuery asks.
+  private static final RenderedQuery CLAIM =
+      RenderedQuery.of(
+          () ->
+              DSL.update(WEBHOOK_SUBSCRIPTIONS)
+                  .set(
+                      WEBHOOK_SUBSCRIPTIONS.RATE_WINDOW_STARTED_AT,
+                      DSL.when(
+                              newWindow("Started"),
+                              DSL.param("nowStarted", WEBHOOK_SUBSCRIPTIONS.RATE_WINDOW_STARTED_AT))
+                          .otherwise(WEBHOOK_SUBSCRIPTIONS.RATE_WINDOW_STARTED_AT))
+                  .set(
+                      WEBHOOK_SUBSCRIPTIONS.RATE_WINDOW_COUNT,
+                      DSL.when(
+                              newWindow("Count"),
+                              DSL.param("wantedNew", WEBHOOK_SUBSCRIPTIONS.RATE_WINDOW_COUNT))
+                          .otherwise(
+                              WEBHOOK_SUBSCRIPTIONS.RATE_WINDOW_COUNT.plus(
+                                  DSL.param(
+                                      "wantedAdded", WEBHOOK_SUBSCRIPTIONS.RATE_WINDOW_COUNT))))
+                  .where(WEBHOOK_SUBSCRIPTIONS.ID.eq(DSL.param("id", WEBHOOK_SUBSCRIPTIONS.ID)))
+                  .returningResult(
+                      WEBHOOK_SUBSCRIPTIONS.RATE_WINDOW_STARTED_AT,
+                      WEBHOOK_SUBSCRIPTIONS.RATE_WINDOW_COUNT));
+
+  /** Whether the row's window has ended at now (or starts after it): named per use. */
+  private static Condition newWindow(String use) {
+    Field<OffsetDateTime> started = WEBHOOK_SUBSCRIPTIONS.RATE_WINDOW_STARTED_AT;
+    return started
+        .isNull()
+        .or(started.le(DSL.param("floor" + use, started)))
+        .or(started.gt(DSL.param("ceiling" + use, started)));
+  }
+
   /** Creates the store; it reaches the current transaction through {@link PgTx}. */
   public JooqSubscriptionRepository() {}
 
@@ -111,6 +156,19 @@ public final class JooqSubscriptionRepository implements SubscriptionRepository 
         .coerce(WEBHOOK_SUBSCRIPTIONS)
         .fetchOptional()
         .map(JooqSubscriptionRepository::toStored);
+  }
+
+  @Override
+  public Map<UUID, StoredSubscription> findAll(Collection<UUID> ids) {
+    Map<UUID, StoredSubscription> found = new HashMap<>();
+    if (ids.isEmpty()) {
+      return found;
+    }
+    FIND_ALL
+        .resultQuery(PgTx.dsl(), Map.of("ids", ids.toArray(UUID[]::new)))
+        .coerce(WEBHOOK_SUBSCRIPTIONS)
+        .forEach(r -> found.put(r.getId(), toStored(r)));
+    return found;
   }
 
   @Override
@@ -254,25 +312,19 @@ public final class JooqSubscriptionRepository implements SubscriptionRepository 
     // delivers for it shares the count, and the row lock orders concurrent claims. The count grows
     // by what is asked, granted or not, so the grant follows from the new count alone (PostgreSQL
     // before 18 cannot return the old value of an UPDATE).
-    Condition newWindow =
-        WEBHOOK_SUBSCRIPTIONS
-            .RATE_WINDOW_STARTED_AT
-            .isNull()
-            .or(WEBHOOK_SUBSCRIPTIONS.RATE_WINDOW_STARTED_AT.le(utc(now.minus(RATE_WINDOW))))
-            .or(WEBHOOK_SUBSCRIPTIONS.RATE_WINDOW_STARTED_AT.gt(utc(now)));
+    Map<String, Object> values = new HashMap<>();
+    values.put("id", id);
+    for (String use : List.of("Started", "Count")) {
+      values.put("floor" + use, utc(now.minus(RATE_WINDOW)));
+      values.put("ceiling" + use, utc(now));
+    }
+    values.put("nowStarted", utc(now));
+    values.put("wantedNew", wanted);
+    values.put("wantedAdded", wanted);
     Record2<OffsetDateTime, Integer> window =
-        PgTx.dsl()
-            .update(WEBHOOK_SUBSCRIPTIONS)
-            .set(
-                WEBHOOK_SUBSCRIPTIONS.RATE_WINDOW_STARTED_AT,
-                DSL.when(newWindow, DSL.val(utc(now)))
-                    .otherwise(WEBHOOK_SUBSCRIPTIONS.RATE_WINDOW_STARTED_AT))
-            .set(
-                WEBHOOK_SUBSCRIPTIONS.RATE_WINDOW_COUNT,
-                DSL.when(newWindow, DSL.val(wanted))
-                    .otherwise(WEBHOOK_SUBSCRIPTIONS.RATE_WINDOW_COUNT.plus(wanted)))
-            .where(WEBHOOK_SUBSCRIPTIONS.ID.eq(id))
-            .returningResult(
+        CLAIM
+            .resultQuery(PgTx.dsl(), values)
+            .coerce(
                 WEBHOOK_SUBSCRIPTIONS.RATE_WINDOW_STARTED_AT,
                 WEBHOOK_SUBSCRIPTIONS.RATE_WINDOW_COUNT)
             .fetchOne();
