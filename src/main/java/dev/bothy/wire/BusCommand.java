@@ -123,7 +123,7 @@ final class BusCommand extends ConfiguredCommand<BothyConfiguration> {
       RelayRepublish.Report report = republishWithRetries(republish, from);
       print(System.out, report);
     } finally {
-      pool.close();
+      JobsCommand.close(pool);
       bus.close();
     }
   }

@@ -144,7 +144,7 @@ final class BusDeadCommand {
       }
       out.flush();
     } finally {
-      pool.close();
+      JobsCommand.close(pool);
     }
   }
 

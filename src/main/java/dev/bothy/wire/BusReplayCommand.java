@@ -147,7 +147,7 @@ final class BusReplayCommand {
       out.flush();
     } finally {
       if (pool != null) {
-        pool.close();
+        JobsCommand.close(pool);
       }
       if (bus != null) {
         bus.close();

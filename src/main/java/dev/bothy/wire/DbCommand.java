@@ -47,6 +47,14 @@ final class DbCommand extends io.dropwizard.migrations.DbCommand<BothyConfigurat
   }
 
   /**
+   * Prints a bad configuration or a refused step in one line, anything else with its stack trace.
+   */
+  @Override
+  public void onError(io.dropwizard.core.cli.Cli cli, Namespace namespace, Throwable e) {
+    CommandErrors.print(cli, "db " + namespace.getString("subcommand"), e);
+  }
+
+  /**
    * The bundle that registers the {@code db} command.
    *
    * @return the bundle

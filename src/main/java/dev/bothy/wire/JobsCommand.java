@@ -133,11 +133,21 @@ final class JobsCommand extends ConfiguredCommand<BothyConfiguration> {
       }
       out.flush();
     } finally {
-      if (pool instanceof ManagedHikariDataSource managed) {
-        managed.stop();
-      } else {
-        pool.close();
-      }
+      close(pool);
+    }
+  }
+
+  /**
+   * Closes a pool from {@link #open}, and the embedded PostgreSQL it started, if any: left running,
+   * the process would wait for the shutdown hook's timeout before it exits.
+   *
+   * @param pool the pool
+   */
+  static void close(HikariDataSource pool) {
+    if (pool instanceof ManagedHikariDataSource managed) {
+      managed.stop();
+    } else {
+      pool.close();
     }
   }
 

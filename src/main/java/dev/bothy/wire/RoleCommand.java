@@ -4,6 +4,7 @@ import ch.qos.logback.classic.LoggerContext;
 import dev.bothy.platform.lifecycle.Role;
 import dev.bothy.wire.config.BothyConfiguration;
 import io.dropwizard.core.Application;
+import io.dropwizard.core.cli.Cli;
 import io.dropwizard.core.cli.ServerCommand;
 import io.dropwizard.core.server.DefaultServerFactory;
 import io.dropwizard.core.setup.Bootstrap;
@@ -33,11 +34,8 @@ final class RoleCommand extends ServerCommand<BothyConfiguration> {
     config.assignRole(role);
     // Logging is configured by now; a property survives until the next logging reset.
     ((LoggerContext) LoggerFactory.getILoggerFactory()).putProperty("bothy.role", role.code());
-    if (!(config.getServerFactory() instanceof DefaultServerFactory server)) {
-      throw new IllegalArgumentException(
-          "server.type must be default: the simple server serves the admin endpoints on the"
-              + " application connector");
-    }
+    // CrossKeyChecks refuses any other server.type, so check refuses it too.
+    DefaultServerFactory server = (DefaultServerFactory) config.getServerFactory();
     if (role.servesApi()) {
       // The API writes every error as application/problem+json through its own mapper;
       // Dropwizard's default mappers would compete with it for the same exception types.
@@ -47,5 +45,13 @@ final class RoleCommand extends ServerCommand<BothyConfiguration> {
     }
     AdminPort.bindLoopbackByDefault(server);
     super.run(bootstrap, namespace, config);
+  }
+
+  /**
+   * Prints a bad configuration or a refused start in one line, anything else with its stack trace.
+   */
+  @Override
+  public void onError(Cli cli, Namespace namespace, Throwable e) {
+    CommandErrors.print(cli, role.code(), e);
   }
 }

@@ -67,6 +67,13 @@ final class TokensCommand extends Command {
       throw new IllegalArgumentException(
           "the token starts or ends with white space; clients could not send it in a header");
     }
+    if (!token.chars().allMatch(c -> c > ' ' && c < 0x7f)) {
+      // The token filter takes the header's value after "Bearer " as the token, and HTTP
+      // header values are ASCII: such a token could never match.
+      throw new IllegalArgumentException(
+          "a token is printable ASCII characters without spaces; clients could not send this one"
+              + " as Authorization: Bearer TOKEN");
+    }
     System.out.println(TokenHash.sha256Hex(token));
     System.out.flush();
   }

@@ -119,6 +119,73 @@ class ConfigurationTest {
         .doesNotContain("zebra");
   }
 
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "duration | database:\\n  statementTimeout: Robin-Secret-Pw-123 | database.statementTimeout"
+            + " | a duration",
+        "whole number | database:\\n  maxPoolSize: Robin-Secret-Pw-123 | database.maxPoolSize"
+            + " | a whole number",
+        "mapping | jobs:\\n  queues: Robin-Secret-Pw-123 | jobs.queues | a mapping",
+        "list item | webhooks:\\n  allowedNetworks:\\n    - [Robin-Secret-Pw-123]"
+            + " | webhooks.allowedNetworks[0] | text",
+      })
+  void a_value_of_the_wrong_type_is_named_by_its_key_and_never_shown(
+      String name, String yaml, String key, String expected) throws IOException {
+    Path config = write(yaml.replace("\\n", "\n"));
+
+    CommandLine.Outcome outcome = CommandLine.run("check", config.toString());
+
+    assertThat(outcome.succeeded()).as(name).isFalse();
+    assertThat(outcome.err()).as(name).contains(key).contains(expected);
+    for (Throwable t = outcome.failure().orElseThrow(); t != null; t = t.getCause()) {
+      assertThat(String.valueOf(t.getMessage())).as(name).doesNotContain("Robin-Secret");
+    }
+    assertThat(outcome.err() + outcome.out()).as(name).doesNotContain("Robin-Secret");
+  }
+
+  @Test
+  void check_refuses_the_simple_server_that_every_role_refuses() throws IOException {
+    Path config = write("server:\n  type: simple\n  connector:\n    type: http\n    port: 0\n");
+
+    CommandLine.Outcome outcome = CommandLine.run("check", config.toString());
+
+    assertThat(outcome.succeeded()).isFalse();
+    assertThat(outcome.err()).contains("server.type must be default");
+  }
+
+  @Test
+  void db_migrate_refuses_a_bad_value_in_one_line_without_a_stack_trace() throws IOException {
+    Path config = write("database:\n  statementTimeout: Robin-Secret-Pw-123\n");
+
+    CommandLine.Outcome outcome = CommandLine.run("db", "migrate", config.toString());
+
+    assertThat(outcome.succeeded()).isFalse();
+    assertThat(outcome.err())
+        .contains("database.statementTimeout")
+        .doesNotContain("Robin-Secret")
+        .doesNotContain("\tat ");
+  }
+
+  @Test
+  void a_role_refuses_a_bad_value_in_one_message_without_a_stack_trace() throws Exception {
+    Path config = write("database:\n  maxPoolSize: Robin-Secret-Pw-123\n");
+
+    try (ChildJvm child =
+        ChildJvm.start(
+            BothyApplication.class.getName(), dir, List.of(), Map.of(), "all", config.toString())) {
+      ChildJvm.Result result = child.await(Duration.ofSeconds(60));
+
+      assertThat(result.exitCode()).isNotZero();
+      assertThat(result.output())
+          .contains("database.maxPoolSize")
+          .doesNotContain("Robin-Secret")
+          .doesNotContain("\tat ")
+          .doesNotContain("Caused by");
+    }
+  }
+
   @Test
   void a_password_never_appears_in_a_configuration_error() throws IOException {
     Path config =

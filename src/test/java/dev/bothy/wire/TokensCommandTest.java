@@ -40,4 +40,14 @@ class TokensCommandTest {
     assertThat(spaced.succeeded()).isFalse();
     assertThat(spaced.err()).contains("white space");
   }
+
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(
+      strings = {"alex token\n", "alex\ttoken\n", "sam\u0007\n", "robin\u00e9\n"})
+  void a_token_a_client_cannot_send_as_a_bearer_token_is_refused(String input) {
+    CommandLine.Outcome outcome = hash(input);
+
+    assertThat(outcome.succeeded()).isFalse();
+    assertThat(outcome.err()).contains("printable ASCII characters without spaces");
+  }
 }

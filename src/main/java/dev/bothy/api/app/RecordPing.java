@@ -55,8 +55,9 @@ public final class RecordPing {
      * The ping's id, recorded now or by the first request with the key.
      *
      * @param id the ping's id
+     * @param replayed true when this answers a retry: the first request with the key recorded it
      */
-    record Recorded(UUID id) implements Answer {}
+    record Recorded(UUID id, boolean replayed) implements Answer {}
 
     /** The key was used with another request. */
     record KeyConflict() implements Answer {}
@@ -73,7 +74,7 @@ public final class RecordPing {
    */
   public Answer record(String tokenName, Optional<String> idempotencyKey, byte[] requestSha256) {
     if (idempotencyKey.isEmpty()) {
-      return new Answer.Recorded(pings.record());
+      return new Answer.Recorded(pings.record(), false);
     }
     String key = idempotencyKey.get();
     try {
@@ -100,7 +101,7 @@ public final class RecordPing {
     repository.insert(
         new StoredResponse(
             tokenName, key, requestSha256, AppendEvents.CREATED, STORED_PREFIX + id, clock.now()));
-    return new Answer.Recorded(id);
+    return new Answer.Recorded(id, false);
   }
 
   private static Answer replay(StoredResponse row, byte[] requestSha256) {
@@ -108,7 +109,7 @@ public final class RecordPing {
         || !row.body().startsWith(STORED_PREFIX)) {
       return new Answer.KeyConflict();
     }
-    return new Answer.Recorded(UUID.fromString(row.body().substring(STORED_PREFIX.length())));
+    return new Answer.Recorded(UUID.fromString(row.body().substring(STORED_PREFIX.length())), true);
   }
 
   private Instant cutoff() {

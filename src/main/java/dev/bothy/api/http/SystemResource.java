@@ -151,11 +151,16 @@ public final class SystemResource {
     if (answer instanceof RecordPing.Answer.KeyConflict) {
       throw IdempotencyKeyHeader.conflict("request");
     }
-    UUID id = ((RecordPing.Answer.Recorded) answer).id();
-    return Response.created(URI.create("/v1/system/pings/" + id))
-        .type(MediaType.APPLICATION_JSON)
-        .entity(new CreatedOut(id.toString()))
-        .build();
+    RecordPing.Answer.Recorded recorded = (RecordPing.Answer.Recorded) answer;
+    UUID id = recorded.id();
+    Response.ResponseBuilder response =
+        Response.created(URI.create("/v1/system/pings/" + id))
+            .type(MediaType.APPLICATION_JSON)
+            .entity(new CreatedOut(id.toString()));
+    if (recorded.replayed()) {
+      response.header("Idempotent-Replayed", "true");
+    }
+    return response.build();
   }
 
   /**

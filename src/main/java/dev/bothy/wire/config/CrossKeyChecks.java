@@ -34,6 +34,13 @@ public final class CrossKeyChecks {
    */
   public static List<String> check(BothyConfiguration configuration) {
     List<String> problems = new ArrayList<>();
+    if (configuration.getServerFactory() != null
+        && !(configuration.getServerFactory()
+            instanceof io.dropwizard.core.server.DefaultServerFactory)) {
+      problems.add(
+          "server.type must be default: the simple server serves the admin endpoints on the"
+              + " application connector, and every role keeps them on a port of their own");
+    }
     jobs(configuration.jobs(), problems);
     api(configuration.api(), problems);
     ConsoleConfig console = configuration.console();

@@ -2,7 +2,11 @@ package dev.bothy.wire.config;
 
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
 import io.dropwizard.configuration.ConfigurationException;
 import io.dropwizard.configuration.ConfigurationFactory;
 import io.dropwizard.configuration.ConfigurationFactoryFactory;
@@ -14,8 +18,11 @@ import java.io.IOException;
 import java.util.List;
 
 /**
- * Dropwizard's configuration factory, except that a malformed YAML file is reported by line and
- * column only: Dropwizard would print the offending line, and that line may hold a password.
+ * Dropwizard's configuration factory, except that its parse errors never show a value: a malformed
+ * YAML file is reported by line and column only (Dropwizard would print the offending line), and a
+ * value that cannot be read as its key's type by the key and the type expected (Dropwizard and
+ * Jackson would quote the value, in the message and in the causes a stack trace prints). Either may
+ * be a password.
  *
  * @param <T> the configuration class
  */
@@ -48,10 +55,15 @@ public final class SecretSafeConfigurationFactoryFactory<T>
         try {
           return factory.build(provider, path);
         } catch (ConfigurationParsingException e) {
-          if (!String.valueOf(e.getMessage()).contains("Malformed YAML")) {
+          if (String.valueOf(e.getMessage()).contains("Malformed YAML")) {
+            throw new MalformedYamlException(path, location(e));
+          }
+          JsonMappingException mapping = mappingCause(e);
+          if (mapping == null || mapping instanceof UnrecognizedPropertyException) {
+            // An unknown key's message names keys only, and suggests the known ones.
             throw e;
           }
-          throw new MalformedYamlException(path, location(e));
+          throw new UnreadableValueException(path, keyOf(mapping), expected(mapping));
         }
       }
 
@@ -73,6 +85,91 @@ public final class SecretSafeConfigurationFactoryFactory<T>
       }
     }
     return "an unknown position";
+  }
+
+  private static JsonMappingException mappingCause(Throwable failure) {
+    for (Throwable t = failure; t != null && t.getCause() != t; t = t.getCause()) {
+      if (t instanceof JsonMappingException mapping) {
+        return mapping;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The key as the configuration reference writes it: {@code database.maxPoolSize}, {@code a[0]}.
+   */
+  static String keyOf(JsonMappingException mapping) {
+    StringBuilder key = new StringBuilder();
+    for (JsonMappingException.Reference reference : mapping.getPath()) {
+      if (reference.getFieldName() != null) {
+        key.append(key.length() == 0 ? "" : ".").append(reference.getFieldName());
+      } else if (reference.getIndex() >= 0) {
+        key.append('[').append(reference.getIndex()).append(']');
+      }
+    }
+    return key.length() == 0 ? "the top level" : key.toString();
+  }
+
+  /** What the key takes, in words, from the type Jackson was reading. */
+  static String expected(JsonMappingException mapping) {
+    Class<?> type = null;
+    if (mapping instanceof MismatchedInputException mismatch) {
+      type = mismatch.getTargetType();
+    } else if (mapping instanceof ValueInstantiationException instantiation) {
+      type = instantiation.getType().getRawClass();
+    }
+    if (type == null) {
+      return "a value of the type the configuration reference gives";
+    }
+    if (type == int.class
+        || type == long.class
+        || type == Integer.class
+        || type == Long.class
+        || type == short.class
+        || type == Short.class) {
+      return "a whole number";
+    }
+    if (type == boolean.class || type == Boolean.class) {
+      return "true or false";
+    }
+    if (type == double.class || type == Double.class || type == float.class) {
+      return "a number";
+    }
+    if (type == io.dropwizard.util.Duration.class || type == java.time.Duration.class) {
+      return "a duration such as 30s, 500ms or 2h";
+    }
+    if (type == io.dropwizard.util.DataSize.class) {
+      return "a size such as 512KiB or 10MiB";
+    }
+    if (type == String.class || CharSequence.class.isAssignableFrom(type)) {
+      return "text";
+    }
+    if (type.isEnum()) {
+      return "one of "
+          + java.util.Arrays.stream(type.getEnumConstants())
+              .map(c -> ((Enum<?>) c).name().toLowerCase(java.util.Locale.ROOT))
+              .toList();
+    }
+    if (java.util.Collection.class.isAssignableFrom(type) || type.isArray()) {
+      return "a list";
+    }
+    return "a mapping of keys (see the configuration reference)";
+  }
+
+  /** A value its key cannot take, reported by key and expected type, without the value. */
+  static final class UnreadableValueException extends ConfigurationException {
+    private static final long serialVersionUID = 1L;
+
+    UnreadableValueException(String path, String key, String expected) {
+      super(
+          path,
+          List.of(
+              key
+                  + " cannot take the value given: it takes "
+                  + expected
+                  + " (the value is not shown, it may be a secret)"));
+    }
   }
 
   /** A malformed YAML file, reported without its text. */

@@ -171,6 +171,9 @@ class SystemPingsTest {
     String id = json(first).get("id").asText();
     assertThat(json(again).get("id").asText()).isEqualTo(id);
     assertThat(json(other).get("id").asText()).isNotEqualTo(id);
+    assertThat(first.headers().firstValue("Idempotent-Replayed")).isEmpty();
+    assertThat(again.headers().firstValue("Idempotent-Replayed")).contains("true");
+    assertThat(other.headers().firstValue("Idempotent-Replayed")).isEmpty();
     awaitEchoed(id);
     assertThat(eventsAbout(id))
         .extracting(e -> e.get("type").asText())
