@@ -3,14 +3,18 @@ package dev.bothy.wire;
 import dev.bothy.kernel.BothyException;
 import io.dropwizard.configuration.ConfigurationException;
 import io.dropwizard.core.cli.Cli;
+import java.net.BindException;
 
 /**
  * How the roles and {@code db} report a failure: a bad configuration or a {@link BothyException}
- * (whose messages name the key or the step and never a value) in one line, as {@code check} does;
- * anything else with its stack trace, since that is a defect to report. Dropwizard's default prints
- * every failure's stack trace, and the causes of a parse failure would quote the value.
+ * (whose messages name the key or the step and never a value) in one line, as {@code check} does; a
+ * connector that cannot bind in one line naming the connector keys; anything else with its stack
+ * trace, since that is a defect to report. Dropwizard's default prints every failure's stack trace,
+ * and the causes of a parse failure would quote the value.
  */
 final class CommandErrors {
+  private static final String JETTY_BIND_FAILURE = "Failed to bind to ";
+
   private CommandErrors() {}
 
   /**
@@ -21,10 +25,37 @@ final class CommandErrors {
    * @param failure what the command threw
    */
   static void print(Cli cli, String command, Throwable failure) {
+    String bind = bindFailure(failure);
+    if (bind != null) {
+      // Dropwizard has logged the stack trace already; the last line says what to change.
+      cli.getStdErr()
+          .println(
+              command
+                  + ": cannot listen on "
+                  + bind
+                  + ": change the port or bindHost of server.applicationConnectors or"
+                  + " server.adminConnectors, or stop the process that holds the port");
+      return;
+    }
     if (failure instanceof ConfigurationException || failure instanceof BothyException) {
       cli.getStdErr().println(command + ": " + failure.getMessage());
     } else {
       failure.printStackTrace(cli.getStdErr());
     }
+  }
+
+  /** Jetty's "Failed to bind to ADDRESS" with the socket's reason, or null for other failures. */
+  private static String bindFailure(Throwable failure) {
+    for (Throwable t = failure; t != null && t.getCause() != t; t = t.getCause()) {
+      if (t.getCause() instanceof BindException reason) {
+        String message = String.valueOf(t.getMessage());
+        String address =
+            message.startsWith(JETTY_BIND_FAILURE)
+                ? message.substring(JETTY_BIND_FAILURE.length())
+                : "a connector's address";
+        return address + " (" + reason.getMessage() + ")";
+      }
+    }
+    return null;
   }
 }
