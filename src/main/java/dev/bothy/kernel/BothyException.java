@@ -1,6 +1,7 @@
 package dev.bothy.kernel;
 
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The one exception type of Bothy's own errors: a message and an {@link ErrorKind}.
@@ -16,6 +17,7 @@ public final class BothyException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
   private final ErrorKind kind;
+  private final String pointer;
 
   /**
    * Creates an exception of a kind.
@@ -25,8 +27,13 @@ public final class BothyException extends RuntimeException {
    * @param cause the underlying failure, or null
    */
   public BothyException(ErrorKind kind, String message, Throwable cause) {
+    this(kind, message, cause, null);
+  }
+
+  private BothyException(ErrorKind kind, String message, Throwable cause, String pointer) {
     super(Objects.requireNonNull(message, "message"), cause);
     this.kind = Objects.requireNonNull(kind, "kind");
+    this.pointer = pointer;
   }
 
   /**
@@ -56,6 +63,29 @@ public final class BothyException extends RuntimeException {
    */
   public static BothyException invalid(String message) {
     return new BothyException(ErrorKind.INVALID, message, null);
+  }
+
+  /**
+   * Creates an {@link ErrorKind#INVALID} error about one member of a request, so that an API can
+   * point at it.
+   *
+   * @param pointer the member as a JSON Pointer (RFC 6901) into the request, such as {@code
+   *     /event_types/2}
+   * @param message which rule the member breaks
+   * @return the exception, to be thrown by the caller
+   */
+  public static BothyException invalidAt(String pointer, String message) {
+    return new BothyException(
+        ErrorKind.INVALID, message, null, Objects.requireNonNull(pointer, "pointer"));
+  }
+
+  /**
+   * The request member at fault, when the error is about one.
+   *
+   * @return its JSON Pointer, or empty
+   */
+  public Optional<String> pointer() {
+    return Optional.ofNullable(pointer);
   }
 
   /**

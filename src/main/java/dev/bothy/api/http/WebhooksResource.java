@@ -563,7 +563,10 @@ public final class WebhooksResource {
     } catch (BothyException e) {
       throw switch (e.kind()) {
         case NOT_FOUND -> notFound();
-        case INVALID -> ApiProblem.of(ProblemType.INVALID_REQUEST, e.getMessage() + ".");
+        case INVALID ->
+            e.pointer()
+                .map(p -> ApiProblem.at(ProblemType.INVALID_REQUEST, p, e.getMessage() + "."))
+                .orElseGet(() -> ApiProblem.of(ProblemType.INVALID_REQUEST, e.getMessage() + "."));
         case CONFLICT -> ApiProblem.of(ProblemType.WEBHOOK_STATE_CONFLICT, e.getMessage() + ".");
         default -> e;
       };

@@ -237,7 +237,8 @@ public final class SubscriptionService implements WebhookSubscriptions {
           long head = log.head();
           long min = log.minRetained();
           if (fromSeq < Math.max(1, min) || fromSeq > head + 1) {
-            throw BothyException.invalid(
+            throw BothyException.invalidAt(
+                "/from_seq",
                 "from_seq must be within the retained log: from the oldest retained event to the"
                     + " head plus one");
           }
@@ -315,8 +316,8 @@ public final class SubscriptionService implements WebhookSubscriptions {
                   && page.events().get(0).seq() == eventSeq
                   && s.eventTypes().contains(page.events().get(0).type());
           if (!found) {
-            throw BothyException.invalid(
-                "seq must name a retained event of one of the subscription's event types");
+            throw BothyException.invalidAt(
+                "/seq", "seq must name a retained event of one of the subscription's event types");
           }
           inserter.insertTx(List.of(DeliveryJobs.resend(id, stored.generation(), eventSeq)));
           return null;
@@ -358,17 +359,17 @@ public final class SubscriptionService implements WebhookSubscriptions {
 
   private String checkUrl(String url) {
     if (url.isBlank() || url.length() > settings.maxUrlLength()) {
-      throw BothyException.invalid(
-          "url must be an absolute URL of at most webhooks.maxUrlLength characters");
+      throw BothyException.invalidAt(
+          "/url", "url must be an absolute URL of at most webhooks.maxUrlLength characters");
     }
     URI uri;
     try {
       uri = new URI(url);
     } catch (URISyntaxException e) {
-      throw BothyException.invalid("url is not a valid URL");
+      throw BothyException.invalidAt("/url", "url is not a valid URL");
     }
     if (uri.getRawFragment() != null) {
-      throw BothyException.invalid("url must not have a fragment");
+      throw BothyException.invalidAt("/url", "url must not have a fragment");
     }
     try {
       guard.resolveChecked(uri);
@@ -380,13 +381,16 @@ public final class SubscriptionService implements WebhookSubscriptions {
 
   private List<String> checkTypes(List<String> eventTypes) {
     if (eventTypes.isEmpty() || eventTypes.size() > settings.maxEventTypes()) {
-      throw BothyException.invalid(
+      throw BothyException.invalidAt(
+          "/event_types",
           "event_types must name 1 to webhooks.maxEventTypes registered event types");
     }
     LinkedHashSet<String> distinct = new LinkedHashSet<>();
-    for (String t : eventTypes) {
+    for (int i = 0; i < eventTypes.size(); i++) {
+      String t = eventTypes.get(i);
       if (types.find(t).isEmpty()) {
-        throw BothyException.invalid("event_types names an unknown event type");
+        throw BothyException.invalidAt(
+            "/event_types/" + i, "event_types names an unknown event type");
       }
       distinct.add(t);
     }
@@ -395,7 +399,8 @@ public final class SubscriptionService implements WebhookSubscriptions {
 
   private int checkRateLimit(int rateLimit) {
     if (rateLimit < 1 || rateLimit > settings.maxRateLimit()) {
-      throw BothyException.invalid("rate_limit must be 1 to webhooks.maxRateLimit");
+      throw BothyException.invalidAt(
+          "/rate_limit", "rate_limit must be 1 to webhooks.maxRateLimit");
     }
     return rateLimit;
   }

@@ -356,6 +356,17 @@ class WebhooksApiTest {
             ApiApp.ROBIN_WEBHOOKS);
     assertThat(unknownType.statusCode()).isEqualTo(400);
     assertThat(json(unknownType).get("type").asText()).isEqualTo("invalid_request");
+    assertThat(json(unknownType).get("pointer").asText()).isEqualTo("/event_types/0");
+    HttpResponse<String> rateTooHigh =
+        call(
+            "POST",
+            BASE,
+            "{\"url\":\""
+                + hookUrl()
+                + "\",\"event_types\":[\"settings.updated\"],\"rate_limit\":999999999}",
+            ApiApp.ROBIN_WEBHOOKS);
+    assertThat(rateTooHigh.statusCode()).isEqualTo(400);
+    assertThat(json(rateTooHigh).get("pointer").asText()).isEqualTo("/rate_limit");
     HttpResponse<String> notUuid = call("GET", BASE + "/not-a-uuid", null, ApiApp.ROBIN_WEBHOOKS);
     assertThat(notUuid.statusCode()).isEqualTo(400);
     assertThat(json(notUuid).get("parameter").asText()).isEqualTo("id");
@@ -370,6 +381,7 @@ class WebhooksApiTest {
             "{\"from_seq\":999999999}",
             ApiApp.ROBIN_WEBHOOKS);
     assertThat(farRecover.statusCode()).isEqualTo(400);
+    assertThat(json(farRecover).get("pointer").asText()).isEqualTo("/from_seq");
     HttpResponse<String> badResend =
         call("POST", BASE + "/" + id + "/resend", "{\"seq\":0}", ApiApp.ROBIN_WEBHOOKS);
     assertThat(badResend.statusCode()).isEqualTo(400);
