@@ -40,6 +40,25 @@ public record JobContext(UUID id, String kind, int attempt, int maxAttempts, Ins
   }
 
   /**
+   * Ends this attempt as failed, counted toward {@code maxAttempts} like a thrown exception (the
+   * last attempt discards the job), and runs the next attempt no sooner than {@code delay} after
+   * now: after the later of it and the kind's retry delay. For an answer such as HTTP's {@code
+   * Retry-After}, which must neither shorten the kind's schedule nor add attempts to it.
+   *
+   * <p>Use as {@code throw context.retryNoSoonerThan(Duration.ofMinutes(2), "retry_after");}.
+   *
+   * @param delay the least wait; zero or more
+   * @param reason the error history's message, for operators
+   * @return the exception to throw from the work function
+   */
+  public JobEnd retryNoSoonerThan(Duration delay, String reason) {
+    if (delay.isNegative()) {
+      throw new IllegalArgumentException("a retry delay must not be negative: " + delay);
+    }
+    return new JobEnd(JobEnd.Verb.RETRY, delay, Objects.requireNonNull(reason, "reason"));
+  }
+
+  /**
    * Ends the job for good as {@code cancelled}, with the reason in its error history: for work that
    * has become pointless, such as a webhook whose endpoint was deleted.
    *

@@ -50,7 +50,8 @@ import org.slf4j.LoggerFactory;
  *       subscription (or a resend) joins the group commit of the {@link DeliveredRecorder}, which
  *       ends the failure streak and raises the last delivered number; any other outcome has its own
  *       unit under the subscription's row lock: an ordered success moves the chain; {@code 410}
- *       disables with {@code gone}; {@code Retry-After} snoozes; a failure is retried on the {@link
+ *       disables with {@code gone}; {@code Retry-After} is a failed attempt retried no sooner than
+ *       it asks (and no sooner than the schedule's wait); a failure is retried on the {@link
  *       RetrySchedule} by the job runtime, and the schedule exhausted discards the job (the dead
  *       letter). A streak longer than {@code webhooks.disableAfter} disables with {@code failing}.
  * </ol>
@@ -249,8 +250,10 @@ public final class DeliveryJob {
     if (disabled && !lastAttempt) {
       throw context.cancel("subscription disabled as failing");
     }
-    if (verdict instanceof DeliveryVerdict.RetryAfter r && !lastAttempt) {
-      throw context.snooze(r.delay());
+    if (verdict instanceof DeliveryVerdict.RetryAfter r) {
+      // An attempt of the schedule like any failure (D-RA-1): a receiver that keeps answering
+      // Retry-After, or asks for 0 s, gets the schedule's attempts and waits, not more.
+      throw context.retryNoSoonerThan(r.delay(), "retry_after");
     }
     String kind =
         verdict instanceof DeliveryVerdict.Failed f ? f.errorKind() : DeliveryVerdict.STATUS;

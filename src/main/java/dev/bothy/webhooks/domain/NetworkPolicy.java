@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * Which webhook targets and addresses Bothy may call: the defence against server-side request
@@ -64,6 +65,9 @@ public record NetworkPolicy(List<Cidr> allowedNetworks, boolean allowPlainHttp) 
           range("fec0::/10", "site_local"),
           range("ff00::/8", "multicast"));
 
+  // A name whose last label is a number is an IPv4 address in the WHATWG URL standard.
+  private static final Pattern NUMERIC_LAST_LABEL =
+      Pattern.compile("(^|\\.)(0[xX][0-9a-fA-F]*|[0-9]+)$");
   private static final Cidr IPV4_MAPPED = Cidr.parse("0:0:0:0:0:ffff:0:0/96");
   private static final Cidr NAT64 = Cidr.parse("64:ff9b::/96");
   private static final Cidr SIX_TO_FOUR = Cidr.parse("2002::/16");
@@ -103,12 +107,21 @@ public record NetworkPolicy(List<Cidr> allowedNetworks, boolean allowPlainHttp) 
     if (host == null || host.isEmpty()) {
       throw new WebhookTargetRefused(Reason.NO_HOST, "a webhook target must name a host");
     }
-    literal(host)
+    Optional<byte[]> literal = literal(host);
+    literal
         .flatMap(this::refusedRange)
         .ifPresent(
             range -> {
               throw refusedAddress(range);
             });
+    if (literal.isEmpty() && NUMERIC_LAST_LABEL.matcher(host).find()) {
+      // 0177.0.0.1 is 127.0.0.1 to inet_aton and curl but 177.0.0.1 to the JDK: whatever Bothy
+      // checked, a tool that reads the stored URL again could reach another address.
+      throw new WebhookTargetRefused(
+          Reason.AMBIGUOUS_ADDRESS,
+          "a webhook target's host ends in a number but is not an IPv4 address of four decimal"
+              + " numbers without leading zeros");
+    }
   }
 
   /**

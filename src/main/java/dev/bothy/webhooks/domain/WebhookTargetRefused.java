@@ -20,6 +20,11 @@ public final class WebhookTargetRefused extends RuntimeException {
     NO_HOST("no_host"),
     /** User information ({@code user:password@}) in the URL. */
     USERINFO("userinfo"),
+    /**
+     * The host ends in a number but is not four decimal numbers without leading zeros (octal, hex
+     * or short forms, which parsers read as different addresses).
+     */
+    AMBIGUOUS_ADDRESS("ambiguous_address"),
     /** The host is, or resolves to, an address in a refused range. */
     REFUSED_ADDRESS("refused_address"),
     /** The host does not resolve. */

@@ -381,6 +381,49 @@ class JobRuntimeTest {
     assertThat(runs.get(probe).get()).isEqualTo(2);
   }
 
+  record NotBeforeArgs(UUID id, long notBeforeMinutes) {}
+
+  @Test
+  void a_retry_no_sooner_than_counts_the_attempt_and_waits_the_later_of_it_and_the_kinds_delay()
+      throws Exception {
+    jobs.registry.register(
+        JobKind.builder(
+                "test.not_before",
+                NotBeforeArgs.class,
+                (ctx, args) -> {
+                  runs.computeIfAbsent(args.id(), k -> new AtomicInteger()).incrementAndGet();
+                  throw ctx.retryNoSoonerThan(
+                      Duration.ofMinutes(args.notBeforeMinutes()), "receiver asked to wait");
+                })
+            .maxAttempts(2)
+            .retryDelays((failed, jitter) -> Duration.ofMinutes(10))
+            .build());
+    started();
+    UUID shortProbe = Ids.newId();
+    UUID longProbe = Ids.newId();
+    UUID shortWait = insert(new NotBeforeArgs(shortProbe, 0));
+    UUID longWait = insert(new NotBeforeArgs(longProbe, 60));
+    await(
+        "both first attempts failed",
+        () -> state(shortWait) == JobState.RETRYABLE && state(longWait) == JobState.RETRYABLE);
+    assertThat(jobs.admin.show(shortWait).attempt()).as("the attempt counts").isEqualTo(1);
+    assertThat(Duration.between(clock.now(), jobs.admin.show(shortWait).scheduledAt()))
+        .as("a shorter wait than the kind's delay keeps the delay")
+        .isEqualTo(Duration.ofMinutes(10));
+    assertThat(Duration.between(clock.now(), jobs.admin.show(longWait).scheduledAt()))
+        .as("a longer wait than the kind's delay is honoured")
+        .isEqualTo(Duration.ofMinutes(60));
+    assertThat(jobs.admin.show(shortWait).errors())
+        .extracting(JobError::message)
+        .containsExactly("receiver asked to wait");
+    clock.advance(Duration.ofMinutes(60));
+    await(
+        "the last attempts discarded both",
+        () -> state(shortWait) == JobState.DISCARDED && state(longWait) == JobState.DISCARDED);
+    assertThat(runs.get(shortProbe).get()).isEqualTo(2);
+    assertThat(runs.get(longProbe).get()).isEqualTo(2);
+  }
+
   @Test
   void a_kind_that_always_fails_is_discarded_with_every_error_and_retry_brings_it_back()
       throws Exception {

@@ -138,7 +138,7 @@ class WebhookDeliveryTest {
       set = "state = 'completed', finalized_at = now(), attempt = attempt + 1";
     } else if (end instanceof JobEnd e && e.verb() == JobEnd.Verb.SNOOZE) {
       set = "state = 'scheduled'";
-    } else if (end instanceof JobEnd) {
+    } else if (end instanceof JobEnd e && e.verb() == JobEnd.Verb.CANCEL) {
       set = "state = 'cancelled', finalized_at = now(), attempt = attempt + 1";
     } else if (job.attempt() + 1 >= job.maxAttempts()) {
       set = "state = 'discarded', finalized_at = now(), attempt = attempt + 1";
@@ -366,14 +366,17 @@ class WebhookDeliveryTest {
   }
 
   @Test
-  void retry_after_snoozes_the_job_by_its_delay_and_gone_disables() throws SQLException {
+  void retry_after_is_an_attempt_retried_no_sooner_than_asked_and_gone_disables()
+      throws SQLException {
     CreatedSubscription sub = create(false);
     hooks.log.append(Ids.newId(), 1);
     drainConsumer();
     transport.then(429, Map.of("retry-after", "120"));
     RuntimeException end = workDue().get(0);
     assertThat(end).isInstanceOf(JobEnd.class);
-    assertThat(((JobEnd) end).verb()).isEqualTo(JobEnd.Verb.SNOOZE);
+    assertThat(((JobEnd) end).verb())
+        .as("it counts toward the schedule's attempts, so a receiver cannot ask for more")
+        .isEqualTo(JobEnd.Verb.RETRY);
     assertThat(((JobEnd) end).delay()).isEqualTo(Duration.ofSeconds(120));
     assertThat(
             hooks
@@ -392,6 +395,19 @@ class WebhookDeliveryTest {
     hooks.log.append(Ids.newId(), 1);
     drainConsumer();
     assertThat(hooks.dueJobs()).as("a disabled subscription gets no job").isEmpty();
+  }
+
+  @Test
+  void a_retry_after_of_zero_leaves_the_wait_to_the_schedule() throws SQLException {
+    create(false);
+    hooks.log.append(Ids.newId(), 1);
+    drainConsumer();
+    transport.then(503, Map.of("retry-after", "0"));
+
+    JobEnd end = (JobEnd) workDue().get(0);
+
+    assertThat(end.verb()).isEqualTo(JobEnd.Verb.RETRY);
+    assertThat(end.delay()).as("the runtime waits the schedule's delay at least").isZero();
   }
 
   @Test

@@ -182,6 +182,28 @@ class NetworkPolicyTest {
     assertThatThrownBy(() -> STRICT.checkTarget(null)).isInstanceOf(WebhookTargetRefused.class);
   }
 
+  @ParameterizedTest
+  @CsvSource({
+    "https://0177.0.0.1/, ambiguous_address",
+    "https://2130706433/, ambiguous_address",
+    "https://0x7f000001/, ambiguous_address",
+    "https://93.184.215.014/, ambiguous_address",
+    // java.net.URI reads no host in these (a last label that starts with a digit).
+    "https://127.1/, no_host",
+    "https://0x7f.0.0.1/, no_host",
+    "https://127.0.0.1./, no_host",
+    "https://example.123/, no_host",
+  })
+  void a_host_that_ends_in_a_number_but_is_no_plain_dotted_address_is_refused(
+      String target, String code) {
+    // Parsers disagree on these (0177 is 127 to inet_aton and curl, 177 to the JDK): refused
+    // before any lookup, so no tool that re-reads the stored URL can reach another address.
+    assertThatThrownBy(() -> STRICT.checkTarget(URI.create(target)))
+        .as(target)
+        .isInstanceOfSatisfying(
+            WebhookTargetRefused.class, e -> assertThat(e.code()).isEqualTo(code));
+  }
+
   @Test
   void an_address_literal_host_is_checked_at_once_and_not_echoed() {
     assertThatThrownBy(() -> STRICT.checkTarget(URI.create("https://169.254.169.254/latest")))

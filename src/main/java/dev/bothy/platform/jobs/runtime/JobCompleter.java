@@ -199,6 +199,8 @@ final class JobCompleter {
         // poll, up to jobs.pollInterval after it is due (D-WF-2).
         registry.byName(job.kind()).ifPresent(r -> wakeAfter.accept(r.kind().queue(), end.delay()));
       }
+    } else if (end != null && end.verb() == JobEnd.Verb.RETRY) {
+      recordFailure(job, end, end.delay(), now, nanos);
     } else if (end != null) {
       unitOfWork.run(() -> store.cancelByWork(job.id(), clientId, now, cut(end.getMessage())));
       metrics.worked(job.kind(), JobMetrics.Outcome.CANCELLED, nanos);
@@ -209,14 +211,15 @@ final class JobCompleter {
       loop.wake();
       metrics.worked(job.kind(), JobMetrics.Outcome.COMPLETED, nanos);
     } else {
-      recordFailure(job, failure, now, nanos);
+      recordFailure(job, failure, Duration.ZERO, now, nanos);
     }
   }
 
-  private void recordFailure(FetchedJob job, Throwable failure, Instant now, long nanos) {
+  private void recordFailure(
+      FetchedJob job, Throwable failure, Duration atLeast, Instant now, long nanos) {
     double jitter = ThreadLocalRandom.current().nextDouble();
     // A kind with its own schedule (webhooks) keeps it; every other kind backs off exponentially.
-    Duration delay =
+    Duration scheduled =
         registry
             .byName(job.kind())
             .flatMap(r -> r.kind().retryDelays())
@@ -228,6 +231,7 @@ final class JobCompleter {
                         settings.retryBaseDelay(),
                         settings.retryMaxDelay(),
                         jitter));
+    Duration delay = scheduled.compareTo(atLeast) >= 0 ? scheduled : atLeast;
     boolean timeout = failure instanceof TimeoutException;
     JobStore.ErrorEntry entry =
         new JobStore.ErrorEntry(
