@@ -232,6 +232,43 @@ class RelayTest {
     assertThat(first.state().mode()).isEqualTo(Mode.OFF);
 
     // The operator republishes from the first retained event: the relay resumes on its own.
+    republishFromTheOldest();
+    harness.awaitCursorAtHead(WITHIN);
+    harness.assertStreamHoldsTheLogAfter(0);
+    assertThat(relay.state().mode()).isEqualTo(Mode.ACTIVE);
+  }
+
+  @Test
+  void after_a_republish_a_halted_relay_without_the_lease_stands_by_instead_of_staying_halted()
+      throws Exception {
+    harness.log.append(UUID.randomUUID(), 10);
+    harness.startRelay("relay-before-purge");
+    harness.awaitCursorAtHead(WITHIN);
+    harness.close();
+    harness = new RelayHarness(PG, NATS);
+    harness.connection.jetStreamManagement().purgeStream(RelayHarness.STREAM);
+    RelayService alex = harness.startRelay("relay-alex");
+    RelayService sam = harness.startRelay("relay-sam");
+    RelayHarness.await(
+        () -> alex.state().mode() == Mode.HALTED && sam.state().mode() == Mode.HALTED,
+        WITHIN,
+        () -> "both halted: " + alex.state() + ", " + sam.state());
+
+    republishFromTheOldest();
+
+    harness.awaitCursorAtHead(WITHIN);
+    // One resumes with the lease; the other must not page for a stream that is in order again.
+    RelayHarness.await(
+        () ->
+            alex.state().halt().isEmpty()
+                && sam.state().halt().isEmpty()
+                && java.util.Set.of(alex.state().mode(), sam.state().mode())
+                    .equals(java.util.Set.of(Mode.ACTIVE, Mode.STANDBY)),
+        WITHIN,
+        () -> "one active, one standing by: " + alex.state() + ", " + sam.state());
+  }
+
+  private void republishFromTheOldest() throws Exception {
     long min = harness.log.log.minRetained();
     long cursor = harness.cursor().orElseThrow();
     RelayRepublish republish =
@@ -256,9 +293,6 @@ class RelayTest {
     assertThat(report).isNotNull();
     assertThat(report.republished()).contains(new RelayRepublish.Range(min, cursor));
     assertThat(report.lostToRetention()).isEmpty();
-    harness.awaitCursorAtHead(WITHIN);
-    harness.assertStreamHoldsTheLogAfter(0);
-    assertThat(relay.state().mode()).isEqualTo(Mode.ACTIVE);
   }
 
   @Test

@@ -237,6 +237,14 @@ public final class RelayService implements RelayView {
     if (!lease.tryAcquire()) {
       if (mode != Mode.HALTED) {
         mode = Mode.STANDBY;
+      } else if (streamInOrder()) {
+        // Another process holds the lease and the stream is in order again (a republish): this
+        // one is a standby, and its halt gauge must not page for a stream the holder relays.
+        mode = Mode.STANDBY;
+        halt = Optional.empty();
+        LOG.info(
+            "bus relay no longer halted, standing by: stream={} reason=stream_in_order",
+            settings.stream());
       }
       return false;
     }
@@ -270,19 +278,34 @@ public final class RelayService implements RelayView {
     LOG.warn("bus relay lost the lease: stream={}", settings.stream());
   }
 
+  /**
+   * Whether the stream and the cursor agree, read only (no lease, no cursor move, no halt): in
+   * step, or the stream ahead of the cursor as while the holder's window is acknowledged.
+   */
+  private boolean streamInOrder() {
+    StreamTail tail = stream.tail();
+    long cursor = readCursor();
+    Reconciliation decision = Reconciliation.decide(cursor, tail, facts(cursor, tail));
+    return (decision instanceof Reconciliation.InStep || decision instanceof Reconciliation.Ahead)
+        && !behindRetention();
+  }
+
+  private Reconciliation.LogFacts facts(long cursor, StreamTail tail) {
+    OptionalLong last = tail.lastBothySeq();
+    return new Reconciliation.LogFacts(
+        log.head(),
+        log.minRetained(),
+        last.isPresent() ? idOf(last.getAsLong()) : Optional.empty(),
+        cursor > 0 ? eventAt(cursor).map(Event::occurredAt) : Optional.empty(),
+        clock.now());
+  }
+
   /** Compares the stream with the cursor; returns true when the relay may publish. */
   private boolean reconcile() {
     StreamTail tail = stream.tail();
     long cursor = readCursor();
     OptionalLong last = tail.lastBothySeq();
-    Reconciliation.LogFacts facts =
-        new Reconciliation.LogFacts(
-            log.head(),
-            log.minRetained(),
-            last.isPresent() ? idOf(last.getAsLong()) : Optional.empty(),
-            cursor > 0 ? eventAt(cursor).map(Event::occurredAt) : Optional.empty(),
-            clock.now());
-    Reconciliation decision = Reconciliation.decide(cursor, tail, facts);
+    Reconciliation decision = Reconciliation.decide(cursor, tail, facts(cursor, tail));
     if (decision instanceof Reconciliation.InStep step) {
       return startFrom(cursor, step.lastStreamSeq(), tail.empty());
     }
