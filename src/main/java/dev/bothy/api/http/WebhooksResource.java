@@ -565,12 +565,22 @@ public final class WebhooksResource {
         case NOT_FOUND -> notFound();
         case INVALID ->
             e.pointer()
-                .map(p -> ApiProblem.at(ProblemType.INVALID_REQUEST, p, e.getMessage() + "."))
+                .map(p -> ApiProblem.at(invalidType(p), p, e.getMessage() + "."))
                 .orElseGet(() -> ApiProblem.of(ProblemType.INVALID_REQUEST, e.getMessage() + "."));
         case CONFLICT -> ApiProblem.of(ProblemType.WEBHOOK_STATE_CONFLICT, e.getMessage() + ".");
         default -> e;
       };
     }
+  }
+
+  /**
+   * The service points into {@code event_types} only at a type the catalogue does not hold, which
+   * the events API answers as {@code unknown_event_type} too.
+   */
+  private static ProblemType invalidType(String pointer) {
+    return pointer.startsWith("/event_types/")
+        ? ProblemType.UNKNOWN_EVENT_TYPE
+        : ProblemType.INVALID_REQUEST;
   }
 
   private static ApiProblem notFound() {

@@ -355,7 +355,7 @@ class WebhooksApiTest {
             "{\"url\":\"" + hookUrl() + "\",\"event_types\":[\"no.such.type\"]}",
             ApiApp.ROBIN_WEBHOOKS);
     assertThat(unknownType.statusCode()).isEqualTo(400);
-    assertThat(json(unknownType).get("type").asText()).isEqualTo("invalid_request");
+    assertThat(json(unknownType).get("type").asText()).isEqualTo("unknown_event_type");
     assertThat(json(unknownType).get("pointer").asText()).isEqualTo("/event_types/0");
     HttpResponse<String> rateTooHigh =
         call(
