@@ -338,7 +338,9 @@ public final class DeliveryJob {
         event.id(),
         context.attempt(),
         attemptedAt,
-        answer.map(SendResult::elapsed).orElse(Duration.ZERO),
+        // A transport error (a timeout, a refused connection) took time too; only a refused
+        // target, which sent nothing, has none.
+        result.map(SendResult::elapsed).orElse(Duration.ZERO),
         outcome(verdict),
         answer.map(r -> OptionalInt.of(r.status())).orElse(OptionalInt.empty()),
         answer.map(r -> cut(r.bodyExcerpt())),

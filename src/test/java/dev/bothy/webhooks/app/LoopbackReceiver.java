@@ -21,7 +21,7 @@ final class LoopbackReceiver implements AutoCloseable {
   /** One received request: its headers (names in lower case) and its body. */
   record Received(Map<String, String> headers, byte[] body) {}
 
-  private record Answer(int status, Map<String, String> headers) {}
+  private record Answer(int status, Map<String, String> headers, long delayMillis) {}
 
   final List<Received> sent = Collections.synchronizedList(new ArrayList<>());
   private final Deque<Answer> script = new ArrayDeque<>();
@@ -43,7 +43,14 @@ final class LoopbackReceiver implements AutoCloseable {
             answer = script.poll();
           }
           if (answer == null) {
-            answer = new Answer(204, Map.of());
+            answer = new Answer(204, Map.of(), 0);
+          }
+          if (answer.delayMillis() > 0) {
+            try {
+              Thread.sleep(answer.delayMillis());
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
           }
           answer.headers().forEach((k, v) -> exchange.getResponseHeaders().add(k, v));
           byte[] text = ("answer " + answer.status()).getBytes(StandardCharsets.UTF_8);
@@ -66,7 +73,15 @@ final class LoopbackReceiver implements AutoCloseable {
   /** Answers the next request with this status and headers. */
   LoopbackReceiver then(int status, Map<String, String> headers) {
     synchronized (script) {
-      script.add(new Answer(status, headers));
+      script.add(new Answer(status, headers, 0));
+    }
+    return this;
+  }
+
+  /** Answers the next request with this status only after a delay. */
+  LoopbackReceiver thenAfter(java.time.Duration delay, int status) {
+    synchronized (script) {
+      script.add(new Answer(status, Map.of(), delay.toMillis()));
     }
     return this;
   }

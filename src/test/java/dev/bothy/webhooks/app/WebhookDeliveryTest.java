@@ -398,6 +398,22 @@ class WebhookDeliveryTest {
   }
 
   @Test
+  void a_timed_out_attempt_records_how_long_it_waited() throws SQLException {
+    CreatedSubscription sub = create(false);
+    hooks.log.append(Ids.newId(), 1);
+    drainConsumer();
+    // The fixture's webhooks.requestTimeout is 5 s.
+    transport.thenAfter(Duration.ofSeconds(7), 204);
+
+    workDue();
+
+    var attempt =
+        hooks.subscriptions.attempts(sub.subscription().id(), OptionalLong.empty(), 10).get(0);
+    assertThat(attempt.errorKind()).hasValue("timeout");
+    assertThat(attempt.duration()).isGreaterThanOrEqualTo(Duration.ofMillis(4500));
+  }
+
+  @Test
   void a_retry_after_of_zero_leaves_the_wait_to_the_schedule() throws SQLException {
     create(false);
     hooks.log.append(Ids.newId(), 1);
