@@ -282,6 +282,8 @@ public final class WebhooksResource {
    * Disables a subscription.
    *
    * @param id its id
+   * @param body the request body, which must be empty
+   * @param headers the request's headers
    * @return the subscription
    */
   @POST
@@ -309,7 +311,10 @@ public final class WebhooksResource {
   public WebhooksJson.SubscriptionOut disable(
       @Parameter(description = "The subscription's id", schema = @Schema(format = "uuid"))
           @PathParam("id")
-          String id) {
+          String id,
+      @Parameter(hidden = true) InputStream body,
+      @Context HttpHeaders headers) {
+    noBody(body, headers);
     UUID key = id(id, "id");
     return WebhooksJson.SubscriptionOut.of(call(() -> subscriptions.disable(key)));
   }
@@ -318,6 +323,8 @@ public final class WebhooksResource {
    * Enables a subscription.
    *
    * @param id its id
+   * @param body the request body, which must be empty
+   * @param headers the request's headers
    * @return the subscription
    */
   @POST
@@ -346,7 +353,10 @@ public final class WebhooksResource {
   public WebhooksJson.SubscriptionOut enable(
       @Parameter(description = "The subscription's id", schema = @Schema(format = "uuid"))
           @PathParam("id")
-          String id) {
+          String id,
+      @Parameter(hidden = true) InputStream body,
+      @Context HttpHeaders headers) {
+    noBody(body, headers);
     UUID key = id(id, "id");
     return WebhooksJson.SubscriptionOut.of(call(() -> subscriptions.enable(key)));
   }
@@ -355,6 +365,8 @@ public final class WebhooksResource {
    * Rotates the secret.
    *
    * @param id its id
+   * @param body the request body, which must be empty
+   * @param headers the request's headers
    * @return the subscription and its new secret
    */
   @POST
@@ -381,7 +393,10 @@ public final class WebhooksResource {
   public WebhooksJson.CreatedOut rotate(
       @Parameter(description = "The subscription's id", schema = @Schema(format = "uuid"))
           @PathParam("id")
-          String id) {
+          String id,
+      @Parameter(hidden = true) InputStream body,
+      @Context HttpHeaders headers) {
+    noBody(body, headers);
     UUID key = id(id, "id");
     return created(call(() -> subscriptions.rotateSecret(key)));
   }
@@ -540,6 +555,13 @@ public final class WebhooksResource {
   private byte[] read(InputStream body, HttpHeaders headers) {
     bodies.requireKnownEncoding(headers.getRequestHeader("Content-Encoding"));
     return bodies.readBody(body);
+  }
+
+  /** A verb without a body refuses one, as the API refuses unknown members elsewhere. */
+  private void noBody(InputStream body, HttpHeaders headers) {
+    if (read(body, headers).length > 0) {
+      throw ApiProblem.of(ProblemType.INVALID_REQUEST, "This request takes no body.");
+    }
   }
 
   private static WebhooksJson.CreatedOut created(CreatedSubscription c) {

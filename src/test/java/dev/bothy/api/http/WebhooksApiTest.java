@@ -386,6 +386,12 @@ class WebhooksApiTest {
         call("POST", BASE + "/" + id + "/resend", "{\"seq\":0}", ApiApp.ROBIN_WEBHOOKS);
     assertThat(badResend.statusCode()).isEqualTo(400);
     assertThat(json(badResend).get("pointer").asText()).isEqualTo("/seq");
+    for (String verb : new String[] {"disable", "enable", "rotate-secret"}) {
+      HttpResponse<String> withBody =
+          call("POST", BASE + "/" + id + "/" + verb, "{\"x\":1}", ApiApp.ROBIN_WEBHOOKS);
+      assertThat(withBody.statusCode()).as(verb).isEqualTo(400);
+      assertThat(json(withBody).get("detail").asText()).as(verb).contains("takes no body");
+    }
     call("POST", BASE + "/" + id + "/disable", null, ApiApp.ROBIN_WEBHOOKS);
     APP.app().append(1);
     HttpResponse<String> resendDisabled =
