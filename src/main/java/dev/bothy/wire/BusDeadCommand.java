@@ -152,12 +152,12 @@ final class BusDeadCommand {
     StringBuilder b =
         new StringBuilder(
             String.format(
-                "%-36s  %-24s  %-32s  %10s  %-11s  %10s  %s%n",
+                "%-36s  %-27s  %-32s  %10s  %-11s  %10s  %s%n",
                 "ID", "DEAD AT", "HANDLER", "EVENT SEQ", "ERROR KIND", "DELIVERIES", "STATE"));
     for (DeadLetter l : letters) {
       b.append(
           String.format(
-              "%-36s  %-24s  %-32s  %10d  %-11s  %10d  %s%n",
+              "%-36s  %-27s  %-32s  %10d  %-11s  %10d  %s%n",
               l.id(),
               l.deadAt(),
               l.handler(),

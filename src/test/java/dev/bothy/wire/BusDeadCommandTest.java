@@ -38,7 +38,7 @@ class BusDeadCommandTest {
               + "', 'system.echo', 'system_echo', '"
               + eventId
               + "', 42, 'system.pinged', 'invalid', 'dev.bothy.kernel.BothyException',"
-              + " 'the ping of Alex is malformed', 1, '2026-12-02T10:00:00Z')");
+              + " 'the ping of Alex is malformed', 1, '2026-12-02T10:00:00.123456Z')");
       st.execute(
           "INSERT INTO bus_dead_letters (id, handler, durable, event_id, event_seq, event_type,"
               + " error_kind, error_class, error_message, deliveries, dead_at, replayed_at, replays)"
@@ -69,6 +69,9 @@ class BusDeadCommandTest {
     assertThat(lines[0]).startsWith("ID").contains("HANDLER", "EVENT SEQ", "ERROR KIND", "STATE");
     assertThat(lines).hasSize(2);
     assertThat(lines[1]).contains(open.toString(), "system.echo", "42", "invalid", "open");
+    assertThat(lines[1].indexOf("system.echo"))
+        .as("the columns line up under their heads, a time with microseconds included")
+        .isEqualTo(lines[0].indexOf("HANDLER"));
 
     CommandLine.Outcome all = dead("list", "--all");
     assertThat(all.out().split("\n")).hasSize(3);
