@@ -14,7 +14,10 @@ import io.nats.client.JetStreamManagement;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 /**
  * The wiring entry of the bus: built only when {@code bus.nats.url} is set. Its start step {@code
@@ -51,7 +54,7 @@ public final class BusModule {
   private volatile JetStreamManagement management;
 
   /**
-   * Builds the module; nothing connects before {@link #start(Lifecycle)}'s step runs.
+   * Builds the module; nothing connects before {@link #start(Lifecycle, Supplier)}'s step runs.
    *
    * @param settings the module's settings
    */
@@ -60,13 +63,16 @@ public final class BusModule {
   }
 
   /**
-   * Adds the start step {@code bus} (connect, check the payload limit, ensure the streams) and the
-   * stop step that closes the connection within {@code bus.nats.connectionTimeout}.
+   * Adds the start step {@code bus} (connect, check the payload limit, ensure the streams, check
+   * they are this installation's) and the stop step that closes the connection within {@code
+   * bus.nats.connectionTimeout}.
    *
    * @param lifecycle the process lifecycle
+   * @param installation the instance record's id, asked in the start step (after the instance check
+   *     loaded the record)
    */
-  public void start(Lifecycle lifecycle) {
-    lifecycle.onStart("bus", this::connect);
+  public void start(Lifecycle lifecycle, Supplier<UUID> installation) {
+    lifecycle.onStart("bus", () -> connect(Optional.of(installation.get())));
     lifecycle.onStop(StopPhase.POOL, "bus", settings.nats().connectionTimeout(), this::close);
   }
 
@@ -157,6 +163,21 @@ public final class BusModule {
    * @throws IOException when the JetStream contexts cannot be created
    */
   public void connect() throws InterruptedException, IOException {
+    connect(Optional.empty());
+  }
+
+  /**
+   * Connects, ensures the streams and, given the installation, checks that each stream is this
+   * installation's ({@link NatsStreams#claim}): the start step of {@link #start}.
+   *
+   * @param installation the instance record's id; empty for the operator commands and tests that
+   *     only read or write the stream of a known installation
+   * @throws dev.bothy.kernel.BothyException as {@link #connect()}, and invalid when a stream is
+   *     marked as another installation's
+   * @throws InterruptedException when interrupted while connecting
+   * @throws IOException when the JetStream contexts cannot be created
+   */
+  public void connect(Optional<UUID> installation) throws InterruptedException, IOException {
     Connection opened = NatsConnections.open(settings.nats());
     try {
       JetStreamManagement jsm = opened.jetStreamManagement();
@@ -166,6 +187,9 @@ public final class BusModule {
       }
       for (Streams.Declared declared : Streams.all(settings.stream())) {
         NatsStreams.ensure(jsm, declared, settings.stream().manage());
+        if (installation.isPresent()) {
+          NatsStreams.claim(jsm, declared.name(), installation.get(), settings.stream().manage());
+        }
       }
       management = jsm;
       jetStream = opened.jetStream();

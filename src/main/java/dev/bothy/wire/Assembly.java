@@ -166,7 +166,7 @@ final class Assembly {
       Optional<RelayView> relay =
           bus.map(
               b -> {
-                b.start(lifecycle);
+                b.start(lifecycle, () -> instance.record().instanceId());
                 RelayView started =
                     b.startRelay(
                         lifecycle,

@@ -13,6 +13,8 @@ import io.nats.client.Options;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
+import java.util.Optional;
+import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -51,6 +53,27 @@ class BusStartTest {
         .satisfies(e -> assertThat(((BothyException) e).kind()).isEqualTo(ErrorKind.UNAVAILABLE));
     assertThat(Duration.ofNanos(System.nanoTime() - began))
         .isLessThan(BusSettings.CONNECTION_TIMEOUT.plusSeconds(5));
+  }
+
+  @Test
+  void the_stream_is_marked_as_the_installations_and_another_installation_is_refused()
+      throws Exception {
+    UUID alex = UUID.fromString("0190a8f0-0000-7000-8000-00000000a1e7");
+    UUID sam = UUID.fromString("0190a8f0-0000-7000-8000-000000005a77");
+    BusModule first = new BusModule(BusSettings.of(NATS.url(), new Credential.None(), true));
+    first.connect(Optional.of(alex));
+    first.close();
+    BusModule again = new BusModule(BusSettings.of(NATS.url(), new Credential.None(), true));
+    again.connect(Optional.of(alex));
+    again.close();
+
+    BusModule other = new BusModule(BusSettings.of(NATS.url(), new Credential.None(), true));
+    assertThatThrownBy(() -> other.connect(Optional.of(sam)))
+        .isInstanceOf(BothyException.class)
+        .hasMessageContaining("another Bothy installation")
+        .hasMessageContaining(alex.toString())
+        .hasMessageContaining("bus.nats.url")
+        .satisfies(e -> assertThat(((BothyException) e).kind()).isEqualTo(ErrorKind.INVALID));
   }
 
   @Test

@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -139,6 +140,62 @@ public final class NatsStreams {
           ErrorFields.redacted(e));
     }
   }
+
+  /**
+   * Checks that a stream is this installation's, marking an unmarked one when Bothy manages
+   * streams. The mark is the stream's description ({@value #MARK} and the instance record's id).
+   * Two installations (two databases) on one stream would take each other's messages through the
+   * shared durables, so a stream marked as another installation's fails the start. A stream created
+   * before the mark is marked by the first installation that starts with this check.
+   *
+   * @param jsm the JetStream management context of the connection
+   * @param stream the stream's name
+   * @param installation the instance record's id
+   * @param manage {@code bus.nats.manageStreams}: without it an unmarked stream is only reported
+   * @throws BothyException invalid when the stream is another installation's; unavailable when the
+   *     server cannot be asked
+   */
+  public static void claim(
+      JetStreamManagement jsm, String stream, UUID installation, boolean manage) {
+    String mine = MARK + installation;
+    try {
+      StreamConfiguration configuration = jsm.getStreamInfo(stream).getConfiguration();
+      String description = configuration.getDescription();
+      if (mine.equals(description)) {
+        return;
+      }
+      if (description != null && description.startsWith(MARK)) {
+        throw BothyException.invalid(
+            "stream "
+                + stream
+                + " on the NATS server of bus.nats.url belongs to another Bothy installation ("
+                + description.substring(MARK.length())
+                + "), and this database is installation "
+                + installation
+                + ": two installations on one stream take each other's messages. Give this one a"
+                + " NATS server or account of its own (bus.nats.url, bus.nats.token or"
+                + " bus.nats.credsFile); see docs/operations/bus-relay.md");
+      }
+      if (!manage) {
+        LOG.warn(
+            "nats stream not marked as this installation's, bus.nats.manageStreams is false:"
+                + " stream={} expected_description=\"{}\"",
+            stream,
+            mine);
+        return;
+      }
+      jsm.updateStream(StreamConfiguration.builder(configuration).description(mine).build());
+      LOG.info(
+          "nats stream marked as this installation's: stream={} description=\"{}\"", stream, mine);
+    } catch (IOException | JetStreamApiException e) {
+      throw BothyException.unavailable(
+          "cannot read or mark stream " + stream + " on the NATS server of bus.nats.url",
+          ErrorFields.redacted(e));
+    }
+  }
+
+  /** The start of a stream's description that marks it as one installation's. */
+  public static final String MARK = "Bothy event log of installation ";
 
   /** What {@link #ensure} did. */
   public enum Outcome {
