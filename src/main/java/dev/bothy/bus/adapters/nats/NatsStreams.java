@@ -174,7 +174,9 @@ public final class NatsStreams {
                 + installation
                 + ": two installations on one stream take each other's messages. Give this one a"
                 + " NATS server or account of its own (bus.nats.url, bus.nats.token or"
-                + " bus.nats.credsFile); see docs/operations/bus-relay.md");
+                + " bus.nats.credsFile), or, if that installation is gone for good (its database"
+                + " deleted), delete the stream and start again; see"
+                + " docs/operations/bus-relay.md");
       }
       if (!manage) {
         LOG.warn(
