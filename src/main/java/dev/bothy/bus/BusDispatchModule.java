@@ -182,10 +182,10 @@ public final class BusDispatchModule {
    * Adds the NATS transport of every registered bus consumer (ADR 0024), in {@code worker} and
    * {@code all} when {@code bus.nats.url} is set, instead of {@link #registerLogConsumer}. Its
    * start step {@code bus_nats_consumers}, after the bus's, creates or updates each durable ({@code
-   * filterSubjects} on a server of 2.10 or newer, the stream's common subject on 2.9), starts the
-   * keep-alive loop and one pull loop per durable, and sends live hints and dead-letter notices on
-   * the connection from then on. Its stop step in {@link StopPhase#CONSUMERS} gets what remains of
-   * {@code shutdown.totalTimeout} for the running dispatches.
+   * filterSubjects} on a server of 2.10 or newer, one subject on 2.9: see {@code ConsumerFilters}),
+   * starts the keep-alive loop and one pull loop per durable, and sends live hints and dead-letter
+   * notices on the connection from then on. Its stop step in {@link StopPhase#CONSUMERS} gets what
+   * remains of {@code shutdown.totalTimeout} for the running dispatches.
    *
    * @param lifecycle the process lifecycle
    * @param bus the bus, whose start step {@code bus} was added before

@@ -15,6 +15,7 @@ import dev.bothy.platform.jobs.runtime.JobInserterService;
 import dev.bothy.sync.Event;
 import dev.bothy.sync.EventTypes;
 import dev.bothy.sync.ReadResult;
+import dev.bothy.system.SystemEvents;
 import dev.bothy.testing.EventLogFixture;
 import dev.bothy.wire.JacksonPayloadCodec;
 import io.dropwizard.jackson.Jackson;
@@ -72,7 +73,10 @@ final class DispatchParts {
         });
     inserter = new JobInserterService(log.uow, log.hooks, jobs, codec, clock);
     handlers.register(consumer.module(), List.of(consumer));
-    handlers.freeze(EventTypes.withBuiltIns());
+    EventTypes catalogue = EventTypes.withBuiltIns();
+    // The system module's types too, so a test consumer can take a second type of another module.
+    SystemEvents.registrations().forEach(catalogue::register);
+    handlers.freeze(catalogue);
     dispatch =
         new Dispatch(
             log.uow,

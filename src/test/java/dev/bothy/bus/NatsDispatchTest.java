@@ -16,6 +16,7 @@ import dev.bothy.bus.domain.VerdictRules;
 import dev.bothy.kernel.BothyException;
 import dev.bothy.sync.Event;
 import dev.bothy.sync.ResourceRef;
+import dev.bothy.system.SystemEvents;
 import dev.bothy.testing.NatsServer;
 import dev.bothy.testing.PgExtension;
 import io.nats.client.Connection;
@@ -377,42 +378,90 @@ class NatsDispatchTest extends DispatchContract {
   }
 
   @Test
-  void types_the_consumer_does_not_handle_are_filtered_on_2_10_and_acked_by_dispatch_on_2_9()
+  void a_one_type_consumer_s_durable_gets_only_its_type_from_the_server_on_every_version()
       throws Exception {
     start(handler("probe.ok", never()));
     transport(parts);
-    boolean several = ConsumerFilters.atLeast(serverVersion(), 2, 10);
-    ConsumerConfiguration config = info().getConsumerConfiguration();
-    if (several) {
-      assertThat(config.getFilterSubjects()).containsExactly("bothy.events.settings.updated");
-    } else {
-      assertThat(config.getFilterSubject()).isEqualTo("bothy.events.>");
-    }
-    Event pinged =
-        new Event(
-            parts.appendOne().seq() + 1000,
-            UUID.randomUUID(),
-            "system.pinged",
-            Instant.now(),
-            new ResourceRef("ping", UUID.randomUUID()),
-            Optional.empty(),
-            "{\"pingId\":\"" + UUID.randomUUID() + "\"}",
-            Optional.empty());
-    publish(pinged);
-    Event handled = parts.appendOne();
-    publish(handled);
+    assertThat(info().getConsumerConfiguration().getFilterSubjects())
+        .containsExactly("bothy.events.settings.updated");
+    publish(otherType("system.pinged"));
+    publish(parts.appendOne());
     run(SETTINGS, KeepAlive.NONE, connection);
 
     await(() -> calls("probe.ok") == 1, () -> "the handled type ran");
     await(() -> safeAckPending() == 0, () -> "every delivered message answered");
     ConsumerInfo info = info();
     assertThat(info.getNumPending()).isZero();
-    assertThat(info.getDelivered().getStreamSequence())
-        .as(several ? "the server skipped the other type" : "the other type was delivered")
-        .isEqualTo(2);
+    assertThat(info.getDelivered().getConsumerSequence())
+        .as("the server skipped the other type: one delivery")
+        .isEqualTo(1);
     assertThat(info.getAckFloor().getStreamSequence()).isEqualTo(2);
     assertThat(parts.counted).containsExactly("probe.ok ack");
+  }
+
+  @Test
+  void types_under_a_2_9_durable_s_wildcard_that_no_handler_takes_are_acked_by_dispatch()
+      throws Exception {
+    List<String> echoed = new CopyOnWriteArrayList<>();
+    start(
+        handler("probe.ok", never()),
+        BusHandler.of("probe.echoed", SystemEvents.ECHOED, (tx, e, at) -> echoed.add("ran")));
+    transport(parts);
+    boolean several = ConsumerFilters.atLeast(serverVersion(), 2, 10);
+    ConsumerConfiguration config = info().getConsumerConfiguration();
+    if (several) {
+      assertThat(config.getFilterSubjects())
+          .containsExactly("bothy.events.settings.updated", "bothy.events.system.echoed");
+    } else {
+      assertThat(config.getFilterSubject()).isEqualTo("bothy.events.>");
+    }
+    publish(otherType("system.pinged"));
+    publish(parts.appendOne());
+    run(SETTINGS, KeepAlive.NONE, connection);
+
+    await(() -> calls("probe.ok") == 1, () -> "the handled type ran");
+    await(() -> safeAckPending() == 0, () -> "every delivered message answered");
+    ConsumerInfo info = info();
+    assertThat(info.getNumPending()).isZero();
+    assertThat(info.getDelivered().getConsumerSequence())
+        .as(several ? "the server skipped the other type" : "the other type was delivered")
+        .isEqualTo(several ? 1 : 2);
+    assertThat(info.getAckFloor().getStreamSequence()).isEqualTo(2);
+    assertThat(parts.counted).containsExactly("probe.ok ack");
+    assertThat(echoed).isEmpty();
     assertThat(count("SELECT count(*) FROM event_deliveries", -1)).isEqualTo(1);
+  }
+
+  @Test
+  void a_durable_of_the_common_subject_is_narrowed_to_its_type_at_the_next_start()
+      throws Exception {
+    start(handler("probe.ok", never()));
+    JetStreamManagement jsm = connection.jetStreamManagement();
+    // What a 2.9 server got from every earlier version: the stream's common subject.
+    jsm.addOrUpdateConsumer(
+        Streams.EVENTS,
+        ConsumerConfiguration.builder()
+            .durable("probe_main")
+            .ackPolicy(AckPolicy.Explicit)
+            .filterSubject(Streams.EVENT_SUBJECTS)
+            .build());
+
+    NatsConsumerRunner.ensure(jsm, parts.handlers.consumers().get(0), serverVersion(), SETTINGS);
+
+    assertThat(info().getConsumerConfiguration().getFilterSubjects())
+        .containsExactly("bothy.events.settings.updated");
+  }
+
+  private Event otherType(String type) {
+    return new Event(
+        parts.appendOne().seq() + 1000,
+        UUID.randomUUID(),
+        type,
+        Instant.now(),
+        new ResourceRef("ping", UUID.randomUUID()),
+        Optional.empty(),
+        "{\"pingId\":\"" + UUID.randomUUID() + "\"}",
+        Optional.empty());
   }
 
   /**

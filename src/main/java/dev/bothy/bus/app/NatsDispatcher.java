@@ -20,8 +20,8 @@ import org.slf4j.LoggerFactory;
  * message's delivery count; {@code term}. While dispatch runs, {@link KeepAlive} holds the message.
  *
  * <ul>
- *   <li>A type none of the consumer's handlers takes (a 2.9 server filters only the stream's common
- *       subject) is acked without a unit of work.
+ *   <li>A type none of the consumer's handlers takes (a 2.9 server filters one subject, a wildcard
+ *       for a consumer of several types) is acked without a unit of work.
  *   <li>A dead letter written during the delivery is announced on {@code bothy.dead.<durable>}
  *       after its commit, for outside tooling; the table stays the record.
  *   <li>The last retryable failure ({@link VerdictRules#MAX_DELIVER}, the durable's {@code

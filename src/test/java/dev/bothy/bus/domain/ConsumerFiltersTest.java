@@ -28,13 +28,28 @@ class ConsumerFiltersTest {
   }
 
   @Test
-  void a_2_9_server_filters_the_stream_s_common_subject_and_dispatch_acks_the_rest() {
-    ConsumerFilters filters = of("2.9.10", List.of("system.pinged"));
+  void a_2_9_server_filters_a_one_type_consumer_on_its_type() {
+    ConsumerFilters filters = of("2.9.10", List.of("system.pinged", "system.pinged"));
 
-    assertThat(filters.subjects()).containsExactly("bothy.events.>");
-    assertThat(filters.exact()).isFalse();
-    assertThat(of("v2.9.25", List.of("a.b", "c.d")).subjects()).containsExactly("bothy.events.>");
-    assertThat(of("1.4.0", List.of("a.b")).exact()).isFalse();
+    assertThat(filters.subjects()).containsExactly("bothy.events.system.pinged");
+    assertThat(filters.exact()).isTrue();
+    assertThat(of("1.4.0", List.of("a.b")).exact()).isTrue();
+  }
+
+  @Test
+  void a_2_9_server_filters_several_types_on_their_narrowest_wildcard_and_dispatch_acks_the_rest() {
+    ConsumerFilters module = of("2.9.10", List.of("system.pinged", "system.echoed"));
+
+    assertThat(module.subjects()).containsExactly("bothy.events.system.>");
+    assertThat(module.exact()).isFalse();
+    ConsumerFilters modules = of("v2.9.25", List.of("a.b", "c.d"));
+    assertThat(modules.subjects()).containsExactly("bothy.events.>");
+    assertThat(modules.exact()).isFalse();
+    assertThat(of("2.9.10", List.of("a.b.c", "a.b.d")).subjects())
+        .containsExactly("bothy.events.a.b.>");
+    assertThat(of("2.9.10", List.of("a.b", "a.b.c")).subjects())
+        .as("a wildcard matches one token or more, so the shorter type stays under it")
+        .containsExactly("bothy.events.a.>");
   }
 
   @Test
