@@ -22,8 +22,12 @@ import org.jooq.impl.DSL;
  * unit's context.
  *
  * <p>Only for a statement whose SQL text does not depend on its values: a list of values goes in
- * one array parameter ({@code = any(?)}), not in an {@code IN} list. Thread-safe and immutable;
- * keep one per statement in a {@code static final} field.
+ * one array parameter ({@code = any(?)}), not in an {@code IN} list. Only for a statement with a
+ * result: a select, or a write with a {@code RETURNING} clause whose rows the caller counts. jOOQ
+ * classifies a plain SQL statement without a result by rendering it again and matching regular
+ * expressions against it at every execution ({@code DefaultExecuteContext.type}), which cost about
+ * as much as the rendering saved (a JFR profile of the bus-dispatch benchmark, 2026-12-03).
+ * Thread-safe and immutable; keep one per statement in a {@code static final} field.
  */
 public final class RenderedQuery {
   private static final DSLContext RENDERER = DSL.using(SQLDialect.POSTGRES);
@@ -34,6 +38,10 @@ public final class RenderedQuery {
   private final List<Param<?>> params;
 
   private RenderedQuery(Query template) {
+    if (!(template instanceof ResultQuery)) {
+      throw new IllegalArgumentException(
+          "a rendered statement needs a result: give a write a RETURNING clause and count its rows");
+    }
     this.sql = RENDERER.render(template);
     this.names = new ArrayList<>();
     this.params = new ArrayList<>();
@@ -56,7 +64,8 @@ public final class RenderedQuery {
    *
    * @param template builds the statement; called once, here
    * @return the rendered statement
-   * @throws IllegalArgumentException when the template uses a named parameter more than once
+   * @throws IllegalArgumentException when the template uses a named parameter more than once, or
+   *     has no result (a write without {@code RETURNING})
    */
   public static RenderedQuery of(Supplier<? extends Query> template) {
     return new RenderedQuery(Objects.requireNonNull(template.get(), "template"));
@@ -69,18 +78,6 @@ public final class RenderedQuery {
    */
   public String sql() {
     return sql;
-  }
-
-  /**
-   * The statement on the given context with these values bound, for statements without a result.
-   *
-   * @param dsl the unit's context ({@link PgTx#dsl()})
-   * @param values a value for every named parameter of the template, by name
-   * @return the query, ready to execute
-   * @throws IllegalArgumentException when a named parameter has no value or a value names none
-   */
-  public Query query(DSLContext dsl, Map<String, ?> values) {
-    return dsl.query(sql, binds(values));
   }
 
   /**

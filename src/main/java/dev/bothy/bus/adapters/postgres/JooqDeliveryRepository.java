@@ -42,7 +42,8 @@ public final class JooqDeliveryRepository implements DeliveryRepository {
                                                   DSL.param(
                                                       "letterEventId", BUS_DEAD_LETTERS.EVENT_ID)))
                                           .and(BUS_DEAD_LETTERS.REPLAYED_AT.isNull()))))
-                  .onConflictDoNothing());
+                  .onConflictDoNothing()
+                  .returning(EVENT_DELIVERIES.HANDLER));
 
   /** Creates the store; it reaches the current transaction through {@link PgTx}. */
   public JooqDeliveryRepository() {}
@@ -50,21 +51,21 @@ public final class JooqDeliveryRepository implements DeliveryRepository {
   @Override
   public boolean claim(String handler, UUID eventId, Instant handledAt) {
     return CLAIM
-            .query(
-                PgTx.dsl(),
-                Map.of(
-                    "handler",
-                    handler,
-                    "eventId",
-                    eventId,
-                    "handledAt",
-                    handledAt.atOffset(ZoneOffset.UTC),
-                    "letterHandler",
-                    handler,
-                    "letterEventId",
-                    eventId))
-            .execute()
-        == 1;
+        .resultQuery(
+            PgTx.dsl(),
+            Map.of(
+                "handler",
+                handler,
+                "eventId",
+                eventId,
+                "handledAt",
+                handledAt.atOffset(ZoneOffset.UTC),
+                "letterHandler",
+                handler,
+                "letterEventId",
+                eventId))
+        .fetch()
+        .isNotEmpty();
   }
 
   @Override

@@ -90,7 +90,8 @@ final class JobStore {
                   .set(JOBS.FINALIZED_AT, DSL.param("now", JOBS.FINALIZED_AT))
                   .where(JOBS.ID.eq(DSL.any(DSL.param("ids", SQLDataType.UUID.array()))))
                   .and(RUNNING)
-                  .and(JOBS.ATTEMPTED_BY.eq(DSL.param("clientId", JOBS.ATTEMPTED_BY))));
+                  .and(JOBS.ATTEMPTED_BY.eq(DSL.param("clientId", JOBS.ATTEMPTED_BY)))
+                  .returning(JOBS.ID));
 
   JobStore() {}
 
@@ -215,10 +216,11 @@ final class JobStore {
   /** Completes this client's running jobs among {@code ids}; returns how many. */
   int complete(List<UUID> ids, Instant now, String clientId) {
     return COMPLETE
-        .query(
+        .resultQuery(
             PgTx.dsl(),
             Map.of("ids", ids.toArray(UUID[]::new), "now", utc(now), "clientId", clientId))
-        .execute();
+        .fetch()
+        .size();
   }
 
   /**

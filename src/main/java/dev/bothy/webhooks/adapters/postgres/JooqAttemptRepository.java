@@ -59,7 +59,8 @@ public final class JooqAttemptRepository implements AttemptRepository {
                           unnest("outcomes", String.class, SQLDataType.CLOB),
                           unnest("statuses", Integer.class, SQLDataType.INTEGER),
                           unnest("bodies", String.class, SQLDataType.CLOB),
-                          unnest("errorKinds", String.class, SQLDataType.CLOB))));
+                          unnest("errorKinds", String.class, SQLDataType.CLOB)))
+                  .returning(WEBHOOK_ATTEMPTS.ID));
 
   /** Creates the store; it reaches the current transaction through {@link PgTx}. */
   public JooqAttemptRepository() {}
@@ -112,7 +113,7 @@ public final class JooqAttemptRepository implements AttemptRepository {
     values.put("statuses", statuses);
     values.put("bodies", bodies);
     values.put("errorKinds", errorKinds);
-    INSERT_ALL.query(PgTx.dsl(), values).execute();
+    INSERT_ALL.resultQuery(PgTx.dsl(), values).fetch();
   }
 
   @Override

@@ -84,7 +84,8 @@ public final class JooqSubscriptionRepository implements SubscriptionRepository 
                     WEBHOOK_SUBSCRIPTIONS.UPDATED_AT,
                     DSL.param("now", WEBHOOK_SUBSCRIPTIONS.UPDATED_AT))
                 .from(delivered)
-                .where(WEBHOOK_SUBSCRIPTIONS.ID.eq(deliveredId));
+                .where(WEBHOOK_SUBSCRIPTIONS.ID.eq(deliveredId))
+                .returning(WEBHOOK_SUBSCRIPTIONS.ID);
           });
 
   private static final Duration RATE_WINDOW = Duration.ofSeconds(1);
@@ -361,7 +362,9 @@ public final class JooqSubscriptionRepository implements SubscriptionRepository 
       seqs[i] = e.getValue();
       i++;
     }
-    DELIVERED_ALL.query(PgTx.dsl(), Map.of("ids", ids, "seqs", seqs, "now", utc(now))).execute();
+    DELIVERED_ALL
+        .resultQuery(PgTx.dsl(), Map.of("ids", ids, "seqs", seqs, "now", utc(now)))
+        .fetch();
   }
 
   @Override
