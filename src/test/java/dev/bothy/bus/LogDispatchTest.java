@@ -157,7 +157,7 @@ class LogDispatchTest extends DispatchContract {
   }
 
   @Test
-  void an_acked_attempt_runs_two_units_the_event_read_and_the_handler_with_its_delivery_row()
+  void an_acked_attempt_runs_one_unit_that_reads_the_event_and_runs_the_handler_with_its_row()
       throws SQLException {
     parts =
         new DispatchParts(
@@ -173,10 +173,11 @@ class LogDispatchTest extends DispatchContract {
     QueuedJob job = jobsOf(e.id()).get(0);
     units.set(0);
 
-    // The dead-letter check runs in the handler's unit, not in a unit of its own: every unit
-    // costs a pooled connection, the timeouts and a commit, per event (bench/run.sh bus-dispatch).
+    // The event's read and the dead-letter check run in the handler's unit, not in units of
+    // their own: every unit costs a pooled connection, the timeouts and a commit, per event
+    // (bench/run.sh bus-dispatch, D-BD-4, D-BD-6).
     assertThat(attempt(parts, job, 2)).isEqualTo(Verdict.ACK);
-    assertThat(units.get()).isEqualTo(2);
+    assertThat(units.get()).isEqualTo(1);
     assertThat(calls("probe.ok")).isEqualTo(2);
     assertThat(count("SELECT count(*) FROM event_deliveries WHERE handler = 'probe.ok'"))
         .isEqualTo(1);
@@ -204,6 +205,7 @@ class LogDispatchTest extends DispatchContract {
         .isInstanceOf(JobEnd.class)
         .hasMessageContaining("no longer in the log");
     assertThat(count("SELECT count(*) FROM bus_dead_letters")).isZero();
+    assertThat(count("SELECT count(*) FROM event_deliveries")).isZero();
     assertThat(calls("probe.ok")).isZero();
   }
 

@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -63,6 +64,8 @@ public final class Dispatch {
   public static final Duration PAUSED_RETRY = VerdictRules.delayAfter(1);
 
   private static final String DUPLICATE = "duplicate";
+  // The log transport's event is no longer in the log: nothing ran, nothing was written.
+  private static final String GONE = "gone";
   private static final String ACK = "ack";
 
   /**
@@ -249,11 +252,37 @@ public final class Dispatch {
    *     away): the transport treats the delivery as failed and delivers it again
    */
   public Result deliver(Event event, List<HandlerRegistry.Registered> handlers, int deliveryCount) {
-    List<Verdict> verdicts = new ArrayList<>();
     Map<String, String> outcomes = new LinkedHashMap<>();
     for (HandlerRegistry.Registered registered : handlers) {
-      String outcome = deliverTo(event, registered, deliveryCount);
-      outcomes.put(registered.handler().name(), outcome);
+      outcomes.put(
+          registered.handler().name(), deliverTo(new Source(event), registered, deliveryCount));
+    }
+    return result(outcomes, deliveryCount);
+  }
+
+  /**
+   * Delivers the event of a log transport job to its handler, reading the event inside the
+   * handler's unit of work (D-BD-6): an attempt is one unit, the read, the claim and the handler.
+   *
+   * @param read finds the event in the current unit; empty when the log no longer holds it
+   * @param registered the handler
+   * @param deliveryCount this delivery's count, from 1
+   * @return the verdict, or empty when the event is gone (nothing was written, nothing counted)
+   * @throws RuntimeException the read's own failure (the database away), before any verdict: the
+   *     job runtime counts it as a failed attempt
+   */
+  public Optional<Result> deliverReading(
+      Supplier<Optional<Event>> read, HandlerRegistry.Registered registered, int deliveryCount) {
+    String outcome = deliverTo(new Source(read), registered, deliveryCount);
+    if (GONE.equals(outcome)) {
+      return Optional.empty();
+    }
+    return Optional.of(result(Map.of(registered.handler().name(), outcome), deliveryCount));
+  }
+
+  private static Result result(Map<String, String> outcomes, int deliveryCount) {
+    List<Verdict> verdicts = new ArrayList<>();
+    for (String outcome : outcomes.values()) {
       verdicts.add(
           switch (outcome) {
             case "nak" -> Verdict.NAK;
@@ -269,7 +298,34 @@ public final class Dispatch {
     return new Result(verdict, VerdictRules.nakDelay(verdict, deliveryCount), outcomes);
   }
 
-  private String deliverTo(Event event, HandlerRegistry.Registered registered, int deliveryCount) {
+  /**
+   * The event of a delivery: given (NATS, where it comes in the message), or read in the handler's
+   * unit (the log), again at each attempt of the unit.
+   */
+  private static final class Source {
+    private final Supplier<Optional<Event>> read;
+    private Event event;
+
+    Source(Event event) {
+      this.event = Objects.requireNonNull(event, "event");
+      this.read = null;
+    }
+
+    Source(Supplier<Optional<Event>> read) {
+      this.read = Objects.requireNonNull(read, "read");
+    }
+
+    /** In the unit: the event, or null when the log no longer holds it. */
+    Event inUnit() {
+      if (read != null) {
+        event = read.get().orElse(null);
+      }
+      return event;
+    }
+  }
+
+  private String deliverTo(
+      Source source, HandlerRegistry.Registered registered, int deliveryCount) {
     String name = registered.handler().name();
     Instant at = clock.now();
     long start = System.nanoTime();
@@ -279,11 +335,31 @@ public final class Dispatch {
       // One unit per handler and delivery: the dead-letter check, the delivery row and the
       // handler. A unit of its own for the check cost a pooled connection, the timeouts and a
       // commit per event (bench/run.sh bus-dispatch, D-BD-4).
-      outcome = unitOfWork.run(() -> handleOnce(event, registered, name, at));
+      outcome =
+          unitOfWork.run(
+              () -> {
+                Event inUnit = source.inUnit();
+                return inUnit == null ? GONE : handleOnce(inUnit, registered, name, at);
+              });
     } catch (FaultCrash crash) {
       throw crash;
     } catch (Throwable e) { // NOPMD: an Error of a handler is a verdict too (ADR 0025)
       failure = e;
+    }
+    Event event = source.event;
+    if (GONE.equals(outcome)) {
+      return GONE;
+    }
+    if (event == null) {
+      // The read failed before the event was known: no handler ran and there is no event to
+      // name in a dead letter, so no verdict; the transport counts a failed delivery.
+      if (failure instanceof RuntimeException runtime) {
+        throw runtime;
+      }
+      if (failure instanceof Error error) {
+        throw error;
+      }
+      throw new IllegalStateException("reading the event failed", failure);
     }
     if (PARKED.equals(outcome) || PAUSED.equals(outcome)) {
       metrics.outcome(name, outcome);

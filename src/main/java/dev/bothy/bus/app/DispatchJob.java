@@ -10,7 +10,6 @@ import dev.bothy.sync.Event;
 import dev.bothy.sync.EventLog;
 import dev.bothy.sync.ReadResult;
 import java.time.Duration;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
@@ -116,7 +115,8 @@ public final class DispatchJob {
   }
 
   /**
-   * Runs one attempt: finds the handler and the event, dispatches, and acts on the verdict.
+   * Runs one attempt: finds the handler, reads the event and dispatches in one unit of work, and
+   * acts on the verdict.
    *
    * @param context the job's context; its attempt is the delivery count
    * @param args the job's args
@@ -132,11 +132,14 @@ public final class DispatchJob {
         registry
             .byId(args.handler())
             .orElseThrow(() -> context.cancel("no bus handler with this id in this process"));
-    Event event =
-        read(args.seq())
-            .filter(e -> e.id().equals(args.eventId()))
+    // The event is read in the handler's unit (D-BD-6): one unit per attempt.
+    Dispatch.Result result =
+        dispatch
+            .deliverReading(
+                () -> read(args.seq()).filter(e -> e.id().equals(args.eventId())),
+                handler,
+                context.attempt())
             .orElseThrow(() -> context.cancel("the event is no longer in the log"));
-    Dispatch.Result result = dispatch.deliver(event, List.of(handler), context.attempt());
     if (result.paused()) {
       // A replay resets the handler's projection: not an attempt, the job waits and comes again.
       throw context.snooze(Dispatch.PAUSED_RETRY);
