@@ -153,6 +153,53 @@ class RenderedQueryTest {
   }
 
   @Test
+  void counts_the_rows_a_write_returns_with_its_values_bound_through_jdbc() {
+    RenderedQuery q =
+        RenderedQuery.of(
+            () ->
+                DSL.update(RQ)
+                    .set(N, DSL.param("n", N))
+                    .set(V, DSL.val("fixed"))
+                    .where(ID.ge(DSL.val(2)))
+                    .and(V.ne(DSL.param("not", V)))
+                    .returning(ID));
+    java.util.HashMap<String, Object> values = new java.util.HashMap<>();
+    values.put("n", null);
+    values.put("not", "Robin");
+
+    int updated = uow.run(() -> q.countRows(PgTx.dsl(), values));
+    int again = uow.run(() -> q.countRows(PgTx.dsl(), Map.of("n", 7, "not", "fixed")));
+
+    assertThat(updated).isEqualTo(1);
+    assertThat(again).isEqualTo(1);
+    List<String> rows =
+        uow.run(
+            () ->
+                PgTx.dsl()
+                    .select(ID, V, N)
+                    .from(RQ)
+                    .orderBy(ID)
+                    .fetch(r -> r.value1() + ":" + r.value2() + ":" + r.value3()));
+    assertThat(rows).containsExactly("1:Alex:10", "2:fixed:null", "3:fixed:7");
+  }
+
+  @Test
+  void counting_through_jdbc_refuses_an_array_parameter() {
+    RenderedQuery q =
+        RenderedQuery.of(
+            () ->
+                DSL.update(RQ)
+                    .set(N, DSL.val(1))
+                    .where(ID.eq(DSL.any(DSL.param("ids", SQLDataType.INTEGER.array()))))
+                    .returning(ID));
+
+    assertThatThrownBy(
+            () -> uow.run(() -> q.countRows(PgTx.dsl(), Map.of("ids", new Integer[] {1}))))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("array");
+  }
+
+  @Test
   void refuses_a_template_without_a_result() {
     // jOOQ classifies a plain SQL statement without a result by rendering it again and matching
     // regular expressions at every execution, which undid half of what rendering once saves.

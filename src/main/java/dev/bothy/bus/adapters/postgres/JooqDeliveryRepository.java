@@ -16,7 +16,8 @@ import org.jooq.impl.DSL;
 /** The store of {@code event_deliveries}, through the current unit's transaction. */
 public final class JooqDeliveryRepository implements DeliveryRepository {
   // Once per delivery of every event to every handler: one statement (D-NC-3), rendered once
-  // (D-WF-1). A parameter is named once per use (RenderedQuery's rule).
+  // (D-WF-1) and run through JDBC (D-NC-7). A parameter is named once per use (RenderedQuery's
+  // rule).
   private static final RenderedQuery CLAIM =
       RenderedQuery.of(
           () ->
@@ -50,8 +51,7 @@ public final class JooqDeliveryRepository implements DeliveryRepository {
 
   @Override
   public boolean claim(String handler, UUID eventId, Instant handledAt) {
-    return CLAIM
-        .resultQuery(
+    return CLAIM.countRows(
             PgTx.dsl(),
             Map.of(
                 "handler",
@@ -64,8 +64,7 @@ public final class JooqDeliveryRepository implements DeliveryRepository {
                 handler,
                 "letterEventId",
                 eventId))
-        .fetch()
-        .isNotEmpty();
+        == 1;
   }
 
   @Override
