@@ -318,7 +318,14 @@ public final class Dispatch {
     /** In the unit: the event, or null when the log no longer holds it. */
     Event inUnit() {
       if (read != null) {
-        event = read.get().orElse(null);
+        // A retry of the unit reads again; a read that fails must not leave an earlier try's
+        // event behind, or its failure would be judged as the handler's.
+        Event found = null;
+        try {
+          found = read.get().orElse(null);
+        } finally {
+          event = found;
+        }
       }
       return event;
     }

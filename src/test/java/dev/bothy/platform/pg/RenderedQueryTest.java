@@ -202,7 +202,7 @@ class RenderedQueryTest {
   @Test
   void refuses_a_template_without_a_result() {
     // jOOQ classifies a plain SQL statement without a result by rendering it again and matching
-    // regular expressions at every execution, which undid half of what rendering once saves.
+    // regular expressions at every execution, which cost about as much as rendering once saves.
     assertThatThrownBy(
             () ->
                 RenderedQuery.of(

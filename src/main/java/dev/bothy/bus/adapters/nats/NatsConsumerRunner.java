@@ -135,8 +135,8 @@ public final class NatsConsumerRunner {
    * @param settings {@code bus.consumers.*}
    * @return the filter declared
    * @throws IOException when the server cannot be asked
-   * @throws JetStreamApiException when the server refuses the durable (a 2.9 server refuses a
-   *     change of an existing durable's filter, for example)
+   * @throws JetStreamApiException when the server refuses the durable (a change of a setting it
+   *     cannot change on an existing durable, for example)
    */
   public static ConsumerFilters ensure(
       JetStreamManagement jsm,
