@@ -108,15 +108,7 @@ class RenderedQueryTest {
                     .size());
 
     assertThat(updated).isEqualTo(1);
-    List<String> rows =
-        uow.run(
-            () ->
-                PgTx.dsl()
-                    .select(ID, V, N)
-                    .from(RQ)
-                    .orderBy(ID)
-                    .fetch(r -> r.value1() + ":" + r.value2() + ":" + r.value3()));
-    assertThat(rows).containsExactly("1:Alex:10", "2:fixed:99", "3:Robin:30");
+    assertThat(rows()).containsExactly("1:Alex:10", "2:fixed:99", "3:Robin:30");
   }
 
   @Test
@@ -172,15 +164,7 @@ class RenderedQueryTest {
 
     assertThat(updated).isEqualTo(1);
     assertThat(again).isEqualTo(1);
-    List<String> rows =
-        uow.run(
-            () ->
-                PgTx.dsl()
-                    .select(ID, V, N)
-                    .from(RQ)
-                    .orderBy(ID)
-                    .fetch(r -> r.value1() + ":" + r.value2() + ":" + r.value3()));
-    assertThat(rows).containsExactly("1:Alex:10", "2:fixed:null", "3:fixed:7");
+    assertThat(rows()).containsExactly("1:Alex:10", "2:fixed:null", "3:fixed:7");
   }
 
   @Test
@@ -223,6 +207,17 @@ class RenderedQueryTest {
                             .or(N.eq(DSL.param("id", ID)))))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("more than once");
+  }
+
+  /** Every row of the scratch table as id:v:n, in id order. */
+  private List<String> rows() {
+    return uow.run(
+        () ->
+            PgTx.dsl()
+                .select(ID, V, N)
+                .from(RQ)
+                .orderBy(ID)
+                .fetch(r -> r.value1() + ":" + r.value2() + ":" + r.value3()));
   }
 
   private static void ownerExecute(String sql) throws SQLException {
