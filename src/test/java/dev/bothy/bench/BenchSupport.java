@@ -172,6 +172,109 @@ final class BenchSupport {
     }
   }
 
+  /**
+   * CPU time in nanoseconds the JIT compiler threads (HotSpot's C1 and C2) of process {@code pid}
+   * used so far, from /proc (10 ms ticks), or -1 where /proc cannot be read. CPU time and not the
+   * JVM's compilation time, which counts the wall time of each compilation: on 2 busy cores a
+   * preempted compiler thread's wall time overstates what it takes from the other work.
+   */
+  static long compilerCpuNanos(long pid) {
+    long ticks = 0;
+    try (var tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+      for (Path task : (Iterable<Path>) tasks::iterator) {
+        String stat;
+        try {
+          stat = Files.readString(task.resolve("stat"));
+        } catch (IOException gone) {
+          continue;
+        }
+        String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+        if (name.startsWith("C1 Compiler") || name.startsWith("C2 Compiler")) {
+          String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+          ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]);
+        }
+      }
+      return ticks * 10_000_000L;
+    } catch (IOException | RuntimeException e) {
+      return -1;
+    }
+  }
+
+  /**
+   * The machine's busy and total jiffies so far from /proc/stat (busy: all but idle and iowait), or
+   * {-1, -1} where it cannot be read; {@link #busyShare} turns two of them into a share.
+   */
+  static long[] machineJiffies() {
+    try {
+      String[] f = Files.readAllLines(Path.of("/proc/stat")).get(0).trim().split("\\s+");
+      long total = 0;
+      for (int i = 1; i < f.length; i++) {
+        total += Long.parseLong(f[i]);
+      }
+      long idle = Long.parseLong(f[4]) + Long.parseLong(f[5]);
+      return new long[] {total - idle, total};
+    } catch (IOException | RuntimeException e) {
+      return new long[] {-1, -1};
+    }
+  }
+
+  /** The share of the machine that was busy since {@code before}, or NaN where unknown. */
+  static double busyShare(long[] before) {
+    long[] now = machineJiffies();
+    if (before[0] < 0 || now[0] < 0 || now[1] == before[1]) {
+      return Double.NaN;
+    }
+    return (double) (now[0] - before[0]) / (now[1] - before[1]);
+  }
+
+  /**
+   * Runs warm-up passes until the JIT is quiet, so the samples after it measure compiled code and
+   * not the compilers competing with it for the cores (a short fixed warm-up left C2 on a third of
+   * the machine through every sample of the webhooks benchmark). Stops after the first pass whose
+   * compiler threads used less than {@code quietShare} of the machine (their CPU time over the
+   * pass's wall time times the available processors), or after {@code maxPasses} passes, and says
+   * which on stderr.
+   *
+   * @param bench the benchmark's name, for the progress lines
+   * @param maxPasses at most this many passes, one or more
+   * @param quietShare the share of the machine the compilers may use in a quiet pass
+   * @param pass one pass of every variant, not recorded
+   * @return the passes run
+   */
+  static int warmUp(String bench, int maxPasses, double quietShare, Callable<?> pass)
+      throws Exception {
+    if (maxPasses < 1) {
+      throw new IllegalArgumentException("warm-up passes must be one or more");
+    }
+    long self = ProcessHandle.current().pid();
+    int cores = Runtime.getRuntime().availableProcessors();
+    for (int n = 1; ; n++) {
+      long compiledBefore = compilerCpuNanos(self);
+      long began = System.nanoTime();
+      pass.call();
+      long wall = System.nanoTime() - began;
+      long compiled = compilerCpuNanos(self);
+      double share =
+          compiledBefore < 0 || compiled < 0
+              ? 0
+              : (compiled - compiledBefore) / ((double) wall * cores);
+      System.err.printf(
+          "%s: warm-up pass %d of at most %d, not recorded: %.1f s, JIT compilers on %.1f percent"
+              + " of the machine%n",
+          bench, n, maxPasses, wall / 1e9, share * 100);
+      if (share < quietShare) {
+        return n;
+      }
+      if (n == maxPasses) {
+        System.err.printf(
+            "%s: the JIT is still busy after %d warm-up passes; the samples include"
+                + " compilation (raise BENCH_WARMUP_PASSES)%n",
+            bench, n);
+        return n;
+      }
+    }
+  }
+
   /** Prints one result row and keeps the sample. */
   static void record(Map<String, List<Double>> samples, String variant, double seconds) {
     samples.computeIfAbsent(variant, v -> new ArrayList<>()).add(seconds);

@@ -205,11 +205,15 @@ public final class BusDispatchBench {
                     server, scalar(server, "SELECT coalesce(max(seq), 0) FROM event_log"));
                 Workers workers = Workers.start(server, dir, p, null);
                 try {
-                  // Warm-up: the children's JIT and pools, unrecorded.
-                  drain(server, log, events / 4);
+                  // Warm-up, unrecorded: the children's JIT and pools, as many events as the
+                  // sample (as on NATS, D-NC-5); with a quarter the compilers still ran through
+                  // the sample.
+                  drain(server, log, events);
+                  long[] jit = workers.compilerSnapshot();
                   double seconds = drain(server, log, events);
+                  workers.printCompilerShare(jit);
                   BenchSupport.record(samples, variant, seconds);
-                  workers.printCpu(events + events / 4);
+                  workers.printCpu(2 * events);
                   if (run == runs) {
                     latency.put(variant, latency(server, log, latencySeconds));
                   }
@@ -356,8 +360,14 @@ public final class BusDispatchBench {
           (relayed - began) / 1e9,
           (warm + events) / ((relayed - began) / 1e9));
       long beforeMeasured = beforeWarm + warm;
+      long[] busy = BenchSupport.machineJiffies();
       BenchSupport.Steady ceiling =
           BenchSupport.pgbenchSteady(server, dir, NATS_CEILING_SCRIPT, p, 3, 5);
+      // Whether the ceiling is bound by the cores or by round trips: one client leaves most of
+      // the machine idle, waiting on each statement's round trip.
+      System.err.printf(
+          "bus-dispatch: machine busy %.0f percent while the pgbench ceiling ran at %d clients%n",
+          BenchSupport.busyShare(busy) * 100, p);
       BenchSupport.record(samples, "ceiling-nats-c" + p, events / ceiling.tps());
       clear(server);
       BenchSupport.record(
@@ -367,7 +377,10 @@ public final class BusDispatchBench {
       try {
         long[] startedTicks = workers.cpuTicks();
         long handledAtStart = scalar(server, "SELECT count(*) FROM event_deliveries");
-        awaitHandled(server, beforeWarm, warm + events);
+        awaitHandled(server, beforeWarm, warm, false);
+        long[] jit = workers.compilerSnapshot();
+        awaitHandled(server, beforeWarm, warm + events, true);
+        workers.printCompilerShare(jit);
         workers.printCpuSince(startedTicks, warm + events - handledAtStart);
         double seconds = window(server, beforeMeasured, events, allStarted);
         ConsumerInfo info = jsm.getConsumerInfo(Streams.EVENTS, DURABLE);
@@ -563,8 +576,11 @@ public final class BusDispatchBench {
     return seconds;
   }
 
-  /** Waits until {@code n} events after {@code before} have their delivery rows. */
-  private static void awaitHandled(EmbeddedPostgresServer server, long before, int n)
+  /**
+   * Waits until {@code n} events after {@code before} have their delivery rows; when {@code exact},
+   * the last of them, checks that no more rows than events were written.
+   */
+  private static void awaitHandled(EmbeddedPostgresServer server, long before, int n, boolean exact)
       throws Exception {
     String handled =
         "SELECT count(*) FROM event_deliveries d JOIN event_log e ON e.id = d.event_id"
@@ -578,7 +594,7 @@ public final class BusDispatchBench {
       }
       Thread.sleep(100);
     }
-    if (scalar(server, handled) != n) {
+    if (exact && scalar(server, handled) != n) {
       throw new IllegalStateException(
           "delivery rows differ from events: " + scalar(server, handled));
     }
@@ -930,6 +946,37 @@ public final class BusDispatchBench {
           "bus-dispatch: all %d worker processes CPU %.1f ms per 1,000 events since all were up"
               + " (%d events)%n",
           now.length, total * 10.0 / events * 1000, events);
+    }
+
+    /** The JIT compiler threads' CPU of every worker process so far, and the time. */
+    long[] compilerSnapshot() {
+      long total = 0;
+      for (Process p : processes) {
+        long nanos = BenchSupport.compilerCpuNanos(p.pid());
+        if (nanos < 0) {
+          return new long[] {-1, System.nanoTime()};
+        }
+        total += nanos;
+      }
+      return new long[] {total, System.nanoTime()};
+    }
+
+    /**
+     * Prints the share of the machine the worker processes' JIT compilers used since {@code before}
+     * (the measured events): the samples are meant to measure compiled code.
+     */
+    void printCompilerShare(long[] before) {
+      long[] now = compilerSnapshot();
+      if (before[0] < 0 || now[0] < 0) {
+        System.err.println("bus-dispatch: no JIT figure for the measured events");
+        return;
+      }
+      System.err.printf(
+          "bus-dispatch: the workers' JIT compilers used %.1f percent of the machine while the"
+              + " measured events were handled%n",
+          100.0
+              * (now[0] - before[0])
+              / ((double) (now[1] - before[1]) * Runtime.getRuntime().availableProcessors()));
     }
 
     /** SIGTERM, then SIGKILL after a minute; only the processes this benchmark started. */

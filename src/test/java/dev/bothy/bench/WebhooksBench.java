@@ -61,9 +61,29 @@ public final class WebhooksBench {
   private static final int APPEND_BATCH = 500;
   private static final double THROUGHPUT_GOAL = 0.50;
   private static final double P99_GOAL_MILLIS = 100;
+  // The JIT counts as done warming up after a pass in which its compiler threads used under 5
+  // percent of the machine: after 8 to 10 passes they stay at 3 to 4 percent, the application's
+  // background loops compiling now and then.
+  private static final double QUIET_JIT = 0.05;
   private static final Duration WAIT = Duration.ofSeconds(120);
   private static final UUID USER = Ids.newId();
 
+  // One client for every sample, as Bothy's transport keeps one pool: a client per sample left its
+  // idle connections open on the receiver, and past the JDK server's 200 idle connections the
+  // server closed the ones a later sample reused (a POST answered with no bytes, after 8 runs).
+  private static final HttpClient CEILING_CLIENT =
+      HttpClient.newBuilder()
+          .version(HttpClient.Version.HTTP_1_1)
+          .connectTimeout(Duration.ofSeconds(5))
+          .followRedirects(HttpClient.Redirect.NEVER)
+          .build();
+
+  // The floor's transactions: two clients keep both cores busy, and a thousand deliveries per
+  // transaction is a larger batch than any step of a delivery takes (the queue has 20 workers).
+  private static final int FLOOR_CLIENTS = 2;
+  private static final int FLOOR_BATCH = 1000;
+
+  private static final AtomicLong CEILING_RETRIES = new AtomicLong();
   private static final AtomicLong RECEIVED = new AtomicLong();
   private static final Map<Long, Long> ARRIVALS = new ConcurrentHashMap<>();
   private static final AtomicReference<byte[]> LAST_BODY = new AtomicReference<>();
@@ -94,13 +114,20 @@ public final class WebhooksBench {
     int runs = args.length > 0 ? Integer.parseInt(args[0]) : 3;
     int deliveries = args.length > 1 ? Integer.parseInt(args[1]) : 4000;
     int latencySeconds = args.length > 2 ? Integer.parseInt(args[2]) : 20;
-    if (runs < 1 || deliveries < 100 || deliveries % 100 != 0 || latencySeconds < 1) {
+    int warmupPasses = args.length > 3 ? Integer.parseInt(args[3]) : 10;
+    if (runs < 1
+        || deliveries < 100
+        || deliveries % 100 != 0
+        || latencySeconds < 1
+        || warmupPasses < 1) {
       throw new IllegalArgumentException(
-          "usage: WebhooksBench runs deliveries latencySeconds (deliveries a multiple of 100)");
+          "usage: WebhooksBench runs deliveries latencySeconds warmupPasses (deliveries a multiple"
+              + " of 100)");
     }
     Path dir = Files.createTempDirectory("bothy-bench-webhooks");
     Map<String, List<Double>> samples = new LinkedHashMap<>();
     long[] latencies;
+    Floor floor;
     HttpServer receiver = receiver();
     String url = "http://127.0.0.1:" + receiver.getAddress().getPort() + "/hook";
     try (EmbeddedPostgresServer server =
@@ -108,24 +135,40 @@ public final class WebhooksBench {
             dir.resolve("data"), 0, Duration.ofSeconds(60), Duration.ZERO)) {
       BenchSupport.migrate(server);
       PgExtension.recordInstance(server.superuserDataSource());
-      prepare(server, (runs + 1L) * 2 * deliveries + LATENCY_RATE * (latencySeconds + 10L));
+      prepare(
+          server, (runs + warmupPasses) * 2L * deliveries + LATENCY_RATE * (latencySeconds + 10L));
       BenchApp app = start(dir, server);
       try {
-        for (int run = 0; run <= runs; run++) {
-          System.err.println(
-              run == 0
-                  ? "webhooks: warm-up, not recorded"
-                  : "webhooks: run " + run + " of " + runs);
-          int units = run == 0 ? Math.max(100, deliveries / 4) / 100 * 100 : deliveries;
-          double one = bothy(app, url, 1, units);
-          double hundred = bothy(app, url, 100, units);
-          double ceiling = ceiling(url, units);
-          if (run > 0) {
-            BenchSupport.record(samples, "ceiling", ceiling);
-            BenchSupport.record(samples, "bothy-1-subscription", one);
-            BenchSupport.record(samples, "bothy-100-subscriptions", hundred);
-          }
+        BenchSupport.warmUp(
+            "webhooks",
+            warmupPasses,
+            QUIET_JIT,
+            () -> {
+              bothy(app, url, 1, deliveries);
+              bothy(app, url, 100, deliveries);
+              return ceiling(url, deliveries);
+            });
+        List<Double> ceilingBusy = new ArrayList<>();
+        for (int run = 1; run <= runs; run++) {
+          double one = bothy(app, url, 1, deliveries);
+          double hundred = bothy(app, url, 100, deliveries);
+          long[] busy = BenchSupport.machineJiffies();
+          double ceiling = ceiling(url, deliveries);
+          ceilingBusy.add(BenchSupport.busyShare(busy));
+          System.err.printf(
+              "webhooks: run %d of %d: ceiling %.0f, 1 subscription %.0f, 100 subscriptions %.0f"
+                  + " deliveries/s; ceiling POSTs retried on a closed connection so far: %d%n",
+              run,
+              runs,
+              deliveries / ceiling,
+              deliveries / one,
+              deliveries / hundred,
+              CEILING_RETRIES.get());
+          BenchSupport.record(samples, "ceiling", ceiling);
+          BenchSupport.record(samples, "bothy-1-subscription", one);
+          BenchSupport.record(samples, "bothy-100-subscriptions", hundred);
         }
+        floor = floor(server, dir, app, url, BenchSupport.median(ceilingBusy));
         System.err.printf(
             "webhooks: latency phase, %d events/s for %d s%n", LATENCY_RATE, latencySeconds);
         latencies = latency(app, url, latencySeconds);
@@ -138,11 +181,15 @@ public final class WebhooksBench {
       receiver.stop(0);
       BenchSupport.deleteTree(dir);
     }
-    report(samples, deliveries, latencies, latencySeconds);
+    report(samples, deliveries, latencies, latencySeconds, floor);
   }
 
   private static void report(
-      Map<String, List<Double>> samples, int deliveries, long[] latencies, int seconds) {
+      Map<String, List<Double>> samples,
+      int deliveries,
+      long[] latencies,
+      int seconds,
+      Floor floor) {
     double ceiling = BenchSupport.rate(samples, "ceiling", deliveries);
     System.err.println();
     System.err.println(
@@ -158,6 +205,23 @@ public final class WebhooksBench {
           rate / ceiling,
           rate / ceiling >= THROUGHPUT_GOAL ? "met" : "NOT met");
     }
+    System.err.println();
+    System.err.printf(
+        "What the issue requires per delivery besides its POST, in the database alone (pgbench, %d"
+            + " clients, %d deliveries per transaction), and that work added to the ceiling's POSTs"
+            + " on the same machine; valid as a bound where both kept the machine busy (ceiling:"
+            + " %.0f percent busy):%n%n",
+        FLOOR_CLIENTS, FLOOR_BATCH, floor.ceilingBusy() * 100);
+    System.err.println(
+        "| database work per delivery | deliveries/s, database alone | machine busy |"
+            + " with the POSTs: deliveries/s at most | that / ceiling |");
+    System.err.println("|---|---|---|---|---|");
+    floorRow("job inserted, fetched, completed", floor.jobs(), floor.jobsBusy(), ceiling);
+    floorRow(
+        "job inserted, fetched, completed; attempt row",
+        floor.attempts(),
+        floor.attemptsBusy(),
+        ceiling);
     java.util.Arrays.sort(latencies);
     double p50 = latencies[(int) Math.floor(0.50 * (latencies.length - 1))] / 1e6;
     double p99 = latencies[(int) Math.floor(0.99 * (latencies.length - 1))] / 1e6;
@@ -177,6 +241,105 @@ public final class WebhooksBench {
         max,
         P99_GOAL_MILLIS,
         p99 < P99_GOAL_MILLIS ? "met" : "NOT met");
+  }
+
+  /**
+   * What {@link #floor} measured: deliveries per second of the database work alone, jobs only and
+   * jobs with their attempt rows, how busy the machine was during each and during the ceiling.
+   */
+  private record Floor(
+      double jobs, double jobsBusy, double attempts, double attemptsBusy, double ceilingBusy) {}
+
+  /**
+   * The database work the issue requires per delivery, without Bothy (D-WF-6): pgbench with {@link
+   * #FLOOR_CLIENTS} clients, each transaction {@link #FLOOR_BATCH} deliveries' worth of rows in the
+   * cheapest form these tables allow (one statement per step for the whole batch, time-ordered ids,
+   * no consumer round, no read of the subscription or the event, no rate claim, no request): the
+   * {@code webhooks.deliver} jobs inserted, fetched as the runtime's fetch does (to {@code
+   * running}) and completed, then the same with one attempt row per delivery. The jobs go to a
+   * queue of their own and are deleted afterwards, with the subscription the attempts name.
+   */
+  private static Floor floor(
+      EmbeddedPostgresServer server, Path dir, BenchApp app, String url, double ceilingBusy)
+      throws Exception {
+    UUID subscription =
+        app.webhooks()
+            .create(
+                new NewSubscription(
+                    url, List.of("settings.updated"), false, OptionalInt.of(RATE_LIMIT)))
+            .subscription()
+            .id();
+    // Disabled, so that no event reaches it: its only use is the attempts' foreign key.
+    app.webhooks().disable(subscription);
+    System.err.println("webhooks: floor, the database work alone (pgbench)");
+    try {
+      long[] busy = BenchSupport.machineJiffies();
+      double jobs =
+          BenchSupport.pgbenchSteady(
+                      server, dir, floorScript(subscription, false), FLOOR_CLIENTS, 3, 5)
+                  .tps()
+              * FLOOR_BATCH;
+      double jobsBusy = BenchSupport.busyShare(busy);
+      busy = BenchSupport.machineJiffies();
+      double attempts =
+          BenchSupport.pgbenchSteady(
+                      server, dir, floorScript(subscription, true), FLOOR_CLIENTS, 3, 5)
+                  .tps()
+              * FLOOR_BATCH;
+      return new Floor(jobs, jobsBusy, attempts, BenchSupport.busyShare(busy), ceilingBusy);
+    } finally {
+      try (Connection c = server.superuserDataSource().getConnection();
+          Statement st = c.createStatement()) {
+        st.execute("DELETE FROM jobs WHERE queue LIKE 'bench_floor_%'");
+      }
+      app.webhooks().delete(subscription);
+    }
+  }
+
+  /** One transaction of {@link #floor}: a batch's jobs, and with {@code attempts} its attempts. */
+  private static String floorScript(UUID subscription, boolean attempts) {
+    String queue = "'bench_floor_' || :client_id";
+    return "BEGIN;\n"
+        + "INSERT INTO jobs (id, kind, queue, args, state, max_attempts, priority, scheduled_at,"
+        + " created_at) SELECT uuidv7(), 'webhooks.deliver', "
+        + queue
+        + ", jsonb_build_object('subscriptionId', '"
+        + subscription
+        + "', 'seq', g), 'available', 8, 2, now(), now() FROM generate_series(1, "
+        + FLOOR_BATCH
+        + ") g;\n"
+        + "WITH fetched AS (UPDATE jobs SET state = 'running', attempt = attempt + 1,"
+        + " attempted_at = now(), attempted_by = 'bench-floor' WHERE id IN (SELECT id FROM jobs"
+        + " WHERE queue = "
+        + queue
+        + " AND state IN ('available', 'scheduled', 'retryable') AND scheduled_at <= now()"
+        + " ORDER BY priority, scheduled_at, id LIMIT "
+        + FLOOR_BATCH
+        + " FOR UPDATE SKIP LOCKED) RETURNING id) SELECT array_agg(id)::text AS ids FROM"
+        + " fetched\n"
+        + "\\gset\n"
+        + "UPDATE jobs SET state = 'completed', finalized_at = now()"
+        + " WHERE id = ANY (':ids'::uuid[]);\n"
+        + (attempts
+            ? "INSERT INTO webhook_attempts (id, subscription_id, event_seq, event_id, attempt,"
+                + " attempted_at, duration_ms, outcome, response_status) SELECT uuidv7(), '"
+                + subscription
+                + "', g, uuidv7(), 1, now(), 1, 'delivered', 204 FROM generate_series(1, "
+                + FLOOR_BATCH
+                + ") g;\n"
+            : "")
+        + "COMMIT;\n";
+  }
+
+  /**
+   * One row of the floor's table: the rate at which the machine does both the ceiling's POSTs and
+   * {@code rate}'s database work, each costing the CPU it took alone.
+   */
+  private static void floorRow(String work, double rate, double busy, double ceiling) {
+    double both = 1 / (1 / ceiling + 1 / rate);
+    System.err.printf(
+        "| %s | %.0f | %.0f percent | %.0f | %.2f |%n",
+        work, rate, busy * 100, both, both / ceiling);
   }
 
   /** A receiver that answers 204 and notes when each event's body arrived. */
@@ -241,12 +404,7 @@ public final class WebhooksBench {
     byte[] body = LAST_BODY.get();
     List<WebhookSecret> secrets = List.of(WebhookSecret.generate());
     URI target = URI.create(url);
-    HttpClient client =
-        HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5))
-            .followRedirects(HttpClient.Redirect.NEVER)
-            .build();
+    HttpClient client = CEILING_CLIENT;
     ExecutorService pool = Executors.newFixedThreadPool(CONCURRENCY);
     try {
       long began = System.nanoTime();
@@ -258,19 +416,27 @@ public final class WebhooksBench {
                   for (int i = 0; i < deliveries / CONCURRENCY; i++) {
                     String id = "msg_" + Ids.newId();
                     long ts = System.currentTimeMillis() / 1000;
-                    HttpResponse<Void> r =
-                        client.send(
-                            HttpRequest.newBuilder(target)
-                                .timeout(Duration.ofSeconds(10))
-                                .header("content-type", "application/json")
-                                .header("webhook-id", id)
-                                .header("webhook-timestamp", Long.toString(ts))
-                                .header(
-                                    "webhook-signature",
-                                    WebhookSignature.sign(id, ts, body, secrets))
-                                .POST(HttpRequest.BodyPublishers.ofByteArray(body))
-                                .build(),
-                            HttpResponse.BodyHandlers.discarding());
+                    HttpRequest request =
+                        HttpRequest.newBuilder(target)
+                            .timeout(Duration.ofSeconds(10))
+                            .header("content-type", "application/json")
+                            .header("webhook-id", id)
+                            .header("webhook-timestamp", Long.toString(ts))
+                            .header(
+                                "webhook-signature", WebhookSignature.sign(id, ts, body, secrets))
+                            .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                            .build();
+                    HttpResponse<Void> r;
+                    try {
+                      r = client.send(request, HttpResponse.BodyHandlers.discarding());
+                    } catch (java.io.IOException stale) {
+                      // A kept-alive connection the receiver closed while it idled: the JDK
+                      // client does not retry a POST, Bothy's transport checks a connection
+                      // that idled before it reuses one; one retry on a new connection is the
+                      // same.
+                      CEILING_RETRIES.incrementAndGet();
+                      r = client.send(request, HttpResponse.BodyHandlers.discarding());
+                    }
                     if (r.statusCode() != 204) {
                       throw new IllegalStateException("ceiling POST answered " + r.statusCode());
                     }
