@@ -254,10 +254,17 @@ final class BenchSupport {
       pass.call();
       long wall = System.nanoTime() - began;
       long compiled = compilerCpuNanos(self);
-      double share =
-          compiledBefore < 0 || compiled < 0
-              ? 0
-              : (compiled - compiledBefore) / ((double) wall * cores);
+      if (compiledBefore < 0 || compiled < 0) {
+        // Without /proc there is no telling: all passes run.
+        System.err.printf(
+            "%s: warm-up pass %d of %d, not recorded: %.1f s, JIT share unknown (no /proc)%n",
+            bench, n, maxPasses, wall / 1e9);
+        if (n == maxPasses) {
+          return n;
+        }
+        continue;
+      }
+      double share = (compiled - compiledBefore) / ((double) wall * cores);
       System.err.printf(
           "%s: warm-up pass %d of at most %d, not recorded: %.1f s, JIT compilers on %.1f percent"
               + " of the machine%n",

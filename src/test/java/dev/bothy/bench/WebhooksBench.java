@@ -430,6 +430,8 @@ public final class WebhooksBench {
                     HttpResponse<Void> r;
                     try {
                       r = client.send(request, HttpResponse.BodyHandlers.discarding());
+                    } catch (java.net.http.HttpTimeoutException timeout) {
+                      throw timeout;
                     } catch (java.io.IOException stale) {
                       // A kept-alive connection the receiver closed while it idled: the JDK
                       // client does not retry a POST, Bothy's transport checks a connection
