@@ -5,7 +5,6 @@ import dev.bothy.kernel.Ids;
 import dev.bothy.platform.pg.EmbeddedPostgresServer;
 import dev.bothy.testing.EventLogFixture;
 import dev.bothy.testing.PgExtension;
-import dev.bothy.webhooks.CreatedSubscription;
 import dev.bothy.webhooks.NewSubscription;
 import dev.bothy.webhooks.domain.WebhookSecret;
 import dev.bothy.webhooks.domain.WebhookSignature;
@@ -263,13 +262,7 @@ public final class WebhooksBench {
   private static Floor floor(
       EmbeddedPostgresServer server, Path dir, BenchApp app, String url, double ceilingBusy)
       throws Exception {
-    UUID subscription =
-        app.webhooks()
-            .create(
-                new NewSubscription(
-                    url, List.of("settings.updated"), false, OptionalInt.of(RATE_LIMIT)))
-            .subscription()
-            .id();
+    UUID subscription = subscribe(app, url);
     // Disabled, so that no event reaches it: its only use is the attempts' foreign key.
     app.webhooks().disable(subscription);
     System.err.println("webhooks: floor, the database work alone (pgbench)");
@@ -374,12 +367,7 @@ public final class WebhooksBench {
       throws Exception {
     List<UUID> ids = new ArrayList<>();
     for (int i = 0; i < subscriptions; i++) {
-      CreatedSubscription created =
-          app.webhooks()
-              .create(
-                  new NewSubscription(
-                      url, List.of("settings.updated"), false, OptionalInt.of(RATE_LIMIT)));
-      ids.add(created.subscription().id());
+      ids.add(subscribe(app, url));
     }
     long target = RECEIVED.get() + deliveries;
     int events = deliveries / subscriptions;
@@ -456,19 +444,23 @@ public final class WebhooksBench {
     }
   }
 
+  /** A subscription to {@code settings.updated} at the receiver, at the benchmark's rate limit. */
+  private static UUID subscribe(BenchApp app, String url) {
+    return app.webhooks()
+        .create(
+            new NewSubscription(
+                url, List.of("settings.updated"), false, OptionalInt.of(RATE_LIMIT)))
+        .subscription()
+        .id();
+  }
+
   /**
    * One subscription, one event appended every 5 ms (paced on the monotonic clock, not catching up
    * in bursts beyond the schedule) for {@code seconds}; returns the latencies in nanoseconds from
    * each append's commit to the receiver's read of that event's body.
    */
   private static long[] latency(BenchApp app, String url, int seconds) throws Exception {
-    UUID id =
-        app.webhooks()
-            .create(
-                new NewSubscription(
-                    url, List.of("settings.updated"), false, OptionalInt.of(RATE_LIMIT)))
-            .subscription()
-            .id();
+    UUID id = subscribe(app, url);
     long period = 1_000_000_000L / LATENCY_RATE;
     int events = LATENCY_RATE * seconds;
     Map<Long, Long> commits = new LinkedHashMap<>();
