@@ -173,6 +173,22 @@ final class BenchSupport {
   }
 
   /**
+   * The fields of a /proc {@code stat} file after the process or thread name: state(0) ppid(1) ...
+   * utime(11) stime(12) cutime(13) cstime(14), times in clock ticks of 10 ms. The name may hold
+   * spaces and parentheses, so the fields start after its last ')'.
+   */
+  static String[] statFields(Path stat) throws IOException {
+    String text = Files.readString(stat);
+    return text.substring(text.lastIndexOf(')') + 2).split(" ");
+  }
+
+  /** User and system clock ticks (10 ms each) of a /proc {@code stat} file. */
+  static long cpuTicks(Path stat) throws IOException {
+    String[] f = statFields(stat);
+    return Long.parseLong(f[11]) + Long.parseLong(f[12]);
+  }
+
+  /**
    * CPU time in nanoseconds the JIT compiler threads (HotSpot's C1 and C2) of process {@code pid}
    * used so far, from /proc (10 ms ticks), or -1 where /proc cannot be read. CPU time and not the
    * JVM's compilation time, which counts the wall time of each compilation: on 2 busy cores a
@@ -182,16 +198,13 @@ final class BenchSupport {
     long ticks = 0;
     try (var tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
       for (Path task : (Iterable<Path>) tasks::iterator) {
-        String stat;
         try {
-          stat = Files.readString(task.resolve("stat"));
+          String name = Files.readString(task.resolve("comm")).trim();
+          if (name.startsWith("C1 Compiler") || name.startsWith("C2 Compiler")) {
+            ticks += cpuTicks(task.resolve("stat"));
+          }
         } catch (IOException gone) {
-          continue;
-        }
-        String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-        if (name.startsWith("C1 Compiler") || name.startsWith("C2 Compiler")) {
-          String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-          ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]);
+          // The thread ended between the listing and the read: nothing left to count.
         }
       }
       return ticks * 10_000_000L;
@@ -239,9 +252,8 @@ final class BenchSupport {
    * @param maxPasses at most this many passes, one or more
    * @param quietShare the share of the machine the compilers may use in a quiet pass
    * @param pass one pass of every variant, not recorded
-   * @return the passes run
    */
-  static int warmUp(String bench, int maxPasses, double quietShare, Callable<?> pass)
+  static void warmUp(String bench, int maxPasses, double quietShare, Callable<?> pass)
       throws Exception {
     if (maxPasses < 1) {
       throw new IllegalArgumentException("warm-up passes must be one or more");
@@ -260,7 +272,7 @@ final class BenchSupport {
             "%s: warm-up pass %d of %d, not recorded: %.1f s, JIT share unknown (no /proc)%n",
             bench, n, maxPasses, wall / 1e9);
         if (n == maxPasses) {
-          return n;
+          return;
         }
         continue;
       }
@@ -270,14 +282,14 @@ final class BenchSupport {
               + " of the machine%n",
           bench, n, maxPasses, wall / 1e9, share * 100);
       if (share < quietShare) {
-        return n;
+        return;
       }
       if (n == maxPasses) {
         System.err.printf(
             "%s: the JIT is still busy after %d warm-up passes; the samples include"
                 + " compilation (raise BENCH_WARMUP_PASSES)%n",
             bench, n);
-        return n;
+        return;
       }
     }
   }
@@ -334,12 +346,10 @@ final class BenchSupport {
           }
           String[] f;
           try {
-            String stat = Files.readString(proc.resolve("stat"));
-            f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            f = statFields(proc.resolve("stat"));
           } catch (IOException gone) {
             continue;
           }
-          // Fields after the name: state(0) ppid(1) ... utime(11) stime(12) cutime(13) cstime(14).
           if (name.equals(postmaster)) {
             ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]);
             ticks += Long.parseLong(f[13]) + Long.parseLong(f[14]);
@@ -348,8 +358,7 @@ final class BenchSupport {
           }
         }
       }
-      String self = Files.readString(Path.of("/proc/self/stat"));
-      String[] own = self.substring(self.lastIndexOf(')') + 2).split(" ");
+      String[] own = statFields(Path.of("/proc/self/stat"));
       long children = Long.parseLong(own[13]) + Long.parseLong(own[14]);
       return new long[] {jvm, ticks * 10_000_000L, children * 10_000_000L};
     } catch (IOException | RuntimeException e) {

@@ -514,10 +514,8 @@ public final class BusRelayBench {
     long[] jvmAndServer = BenchSupport.cpuNanos(dir.resolve("data"));
     long natsNanos = -1;
     try {
-      String stat = Files.readString(Path.of("/proc", Long.toString(nats.pid()), "stat"));
-      String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-      // Fields after the name: state(0) ... utime(11) stime(12), in clock ticks of 10 ms.
-      natsNanos = (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 10_000_000L;
+      natsNanos =
+          BenchSupport.cpuTicks(Path.of("/proc", Long.toString(nats.pid()), "stat")) * 10_000_000L;
     } catch (java.io.IOException | RuntimeException e) {
       // Reported as unknown.
     }
