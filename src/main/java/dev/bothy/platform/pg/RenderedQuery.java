@@ -1,51 +1,79 @@
 package dev.bothy.platform.pg;
 
+import java.math.BigDecimal;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.UUID;
 import java.util.function.Supplier;
 import org.jooq.DSLContext;
+import org.jooq.DataType;
+import org.jooq.Field;
 import org.jooq.Param;
 import org.jooq.Query;
+import org.jooq.Record;
+import org.jooq.Result;
 import org.jooq.ResultQuery;
 import org.jooq.SQLDialect;
 import org.jooq.impl.DSL;
 
 /**
- * A statement built with the typed jOOQ DSL and rendered to SQL once, for the hottest statements of
- * a store (ADR 0021, D-WF-1): jOOQ renders a query's tree on every execution, which the profile of
- * the webhooks benchmark put at about half of the process's CPU. The template is an ordinary jOOQ
+ * A statement built with the typed jOOQ DSL, rendered to SQL once and run through JDBC, for the
+ * hottest statements of a store (ADR 0021, D-WF-1, D-NC-7, D-BD-7). jOOQ renders a query's tree on
+ * every execution, which the profile of the webhooks benchmark put at about half of the process's
+ * CPU; and even a plain SQL statement of the rendered text is parsed for its bind markers, given an
+ * execute context and bound through jOOQ's bindings at every execution, which a profile of the
+ * bus-dispatch benchmark's log transport put at about a fifth of a worker's CPU (D-BD-7). So jOOQ
+ * serves as the SQL builder and the reader of result rows only: the template is an ordinary jOOQ
  * query whose varying values are named parameters ({@link DSL#param(String, org.jooq.Field)}); its
- * constants stay unnamed. Each execution binds the named values, typed by their parameter's data
- * type (so converters and bindings of generated fields apply), and runs the cached SQL on the
- * unit's context.
+ * constants stay unnamed. Each execution converts the named values through their parameter's
+ * converter, binds them to a {@link PreparedStatement} of the cached SQL on the unit's connection,
+ * and reads the rows into records of the template's fields (their bindings and converters apply).
  *
  * <p>Only for a statement whose SQL text does not depend on its values: a list of values goes in
  * one array parameter ({@code = any(?)}), not in an {@code IN} list. Only for a statement with a
- * result: a select, or a write with a {@code RETURNING} clause whose rows the caller counts. jOOQ
- * classifies a plain SQL statement without a result by rendering it again and matching regular
- * expressions against it at every execution ({@code DefaultExecuteContext.type}), which cost about
- * as much as the rendering saved (a JFR profile of the bus-dispatch benchmark, 2026-12-03).
+ * result: a select, or a write with a {@code RETURNING} clause whose rows the caller counts. Only
+ * parameters JDBC binds as they are: text, numbers, booleans, {@code uuid}, {@code timestamptz},
+ * and arrays of those (bound as an array literal that the rendered SQL casts to its type); a
+ * template with another parameter type ({@code jsonb}, a user type) is refused when it is rendered.
  * Thread-safe and immutable; keep one per statement in a {@code static final} field.
  */
 public final class RenderedQuery {
   private static final DSLContext RENDERER = DSL.using(SQLDialect.POSTGRES);
 
+  /** The Java types JDBC binds as they are, after the parameter's converter. */
+  private static final Set<Class<?>> BINDABLE =
+      Set.of(
+          String.class,
+          Integer.class,
+          Long.class,
+          Short.class,
+          Boolean.class,
+          BigDecimal.class,
+          Double.class,
+          UUID.class,
+          OffsetDateTime.class);
+
   private final String sql;
   // One entry per bind position: the name of a named parameter, or null for a constant.
   private final List<String> names;
   private final List<Param<?>> params;
-  private final boolean hasArray;
+  private final Field<?>[] fields;
 
   private RenderedQuery(Query template) {
-    if (!(template instanceof ResultQuery)) {
+    if (!(template instanceof ResultQuery<?> result)) {
       throw new IllegalArgumentException(
           "a rendered statement needs a result: give a write a RETURNING clause and count its rows");
     }
     this.sql = RENDERER.render(template);
+    this.fields = result.fields();
     this.names = new ArrayList<>();
     this.params = new ArrayList<>();
     for (Param<?> p : RENDERER.extractParams(template).values()) {
@@ -55,8 +83,8 @@ public final class RenderedQuery {
       String name = p.getParamName();
       names.add(name == null || isIndex(name) ? null : name);
       params.add(p);
+      requireBindable(p);
     }
-    this.hasArray = params.stream().anyMatch(p -> p.getDataType().isArray());
     if (RENDERER.extractBindValues(template).size() != params.size()) {
       throw new IllegalArgumentException(
           "a named parameter is used more than once; give each use its own name");
@@ -68,8 +96,9 @@ public final class RenderedQuery {
    *
    * @param template builds the statement; called once, here
    * @return the rendered statement
-   * @throws IllegalArgumentException when the template uses a named parameter more than once, or
-   *     has no result (a write without {@code RETURNING})
+   * @throws IllegalArgumentException when the template uses a named parameter more than once, has
+   *     no result (a write without {@code RETURNING}), or has a parameter of a type JDBC does not
+   *     bind as it is
    */
   public static RenderedQuery of(Supplier<? extends Query> template) {
     return new RenderedQuery(Objects.requireNonNull(template.get(), "template"));
@@ -85,82 +114,92 @@ public final class RenderedQuery {
   }
 
   /**
-   * The statement on the given context with these values bound, for statements with a result;
-   * {@code coerce} its result to the template's fields to read typed records.
+   * Runs the statement with these values bound and reads every row it returns into a record of the
+   * template's result fields, so {@code record.get(FIELD)} and {@code result.into(TABLE)} work as
+   * on jOOQ's own fetch.
    *
-   * @param dsl the unit's context ({@link PgTx#dsl()})
+   * @param dsl the unit's context ({@link PgTx#dsl()}); its connection runs the statement and its
+   *     configuration reads the rows
    * @param values a value for every named parameter of the template, by name
-   * @return the query, ready to fetch
+   * @return the rows, in the order the statement returned them
    * @throws IllegalArgumentException when a named parameter has no value or a value names none
+   * @throws org.jooq.exception.DataAccessException when the statement fails (its SQLException is
+   *     the cause, as on jOOQ's own path)
    */
-  public ResultQuery<org.jooq.Record> resultQuery(DSLContext dsl, Map<String, ?> values) {
-    return dsl.resultQuery(sql, binds(values));
+  public Result<Record> fetch(DSLContext dsl, Map<String, ?> values) {
+    Object[] jdbc = jdbcValues(values);
+    return dsl.connectionResult(
+        connection -> {
+          try (PreparedStatement statement = prepare(connection, jdbc);
+              ResultSet rows = statement.executeQuery()) {
+            return dsl.fetch(rows, fields);
+          }
+        });
   }
 
   /**
-   * Runs the statement through JDBC on the context's connection, jOOQ serving as the SQL builder
-   * only, and returns how many rows it returned. For the hottest write of all, the bus delivery
-   * claim (once per event and handler): jOOQ's execution of a plain SQL statement (it parses the
-   * text for its bind markers at every execution, then builds its execute context and result) was
-   * about a third of the dispatching thread's CPU (D-NC-7). Each value goes through its parameter's
-   * converter to {@link PreparedStatement#setObject}, which binds scalars as they are (text,
-   * numbers, uuid, timestamptz); so this refuses a template with an array parameter.
+   * Runs the statement with these values bound and returns how many rows it returned, without
+   * reading them: for a write whose caller only counts (the bus delivery claim, once per event and
+   * handler, D-NC-7).
    *
    * @param dsl the unit's context ({@link PgTx#dsl()}); its connection runs the statement
    * @param values a value for every named parameter of the template, by name
    * @return the number of rows the statement returned
    * @throws IllegalArgumentException when a named parameter has no value or a value names none
-   * @throws IllegalStateException when the template has an array parameter
    * @throws org.jooq.exception.DataAccessException when the statement fails (its SQLException is
    *     the cause, as on jOOQ's own path)
    */
   public int countRows(DSLContext dsl, Map<String, ?> values) {
-    if (hasArray) {
-      throw new IllegalStateException(
-          "countRows binds scalar parameters only and this statement has an array parameter;"
-              + " use resultQuery");
-    }
-    Object[] binds = binds(values);
-    Object[] jdbc = new Object[binds.length];
-    for (int i = 0; i < binds.length; i++) {
-      jdbc[i] = databaseValue((Param<?>) binds[i]);
-    }
+    Object[] jdbc = jdbcValues(values);
     return dsl.connectionResult(
         connection -> {
-          try (PreparedStatement statement = connection.prepareStatement(sql)) {
-            for (int i = 0; i < jdbc.length; i++) {
-              statement.setObject(i + 1, jdbc[i]);
+          try (PreparedStatement statement = prepare(connection, jdbc);
+              ResultSet rows = statement.executeQuery()) {
+            int n = 0;
+            while (rows.next()) {
+              n++;
             }
-            int rows = 0;
-            try (ResultSet result = statement.executeQuery()) {
-              while (result.next()) {
-                rows++;
-              }
-            }
-            return rows;
+            return n;
           }
         });
   }
 
-  private static <U> Object databaseValue(Param<U> param) {
-    return param.getDataType().getConverter().to(param.getValue());
+  private PreparedStatement prepare(Connection connection, Object[] jdbc) throws SQLException {
+    PreparedStatement statement = connection.prepareStatement(sql);
+    try {
+      for (int i = 0; i < jdbc.length; i++) {
+        if (jdbc[i] instanceof ArrayText literal) {
+          // The rendered SQL casts it (cast(? as uuid[])), so text is what it needs.
+          statement.setString(i + 1, literal.text());
+        } else {
+          statement.setObject(i + 1, jdbc[i]);
+        }
+      }
+      return statement;
+    } catch (SQLException | RuntimeException e) {
+      statement.close();
+      throw e;
+    }
   }
 
-  private Object[] binds(Map<String, ?> values) {
+  /** The bind values in position order, converted to what JDBC binds. */
+  private Object[] jdbcValues(Map<String, ?> values) {
     Object[] out = new Object[params.size()];
     int named = 0;
     for (int i = 0; i < out.length; i++) {
       String name = names.get(i);
       Param<?> p = params.get(i);
+      Object value;
       if (name == null) {
-        out[i] = p;
-        continue;
+        value = p.getValue();
+      } else {
+        if (!values.containsKey(name)) {
+          throw new IllegalArgumentException("no value for the parameter " + name);
+        }
+        named++;
+        value = values.get(name);
       }
-      if (!values.containsKey(name)) {
-        throw new IllegalArgumentException("no value for the parameter " + name);
-      }
-      named++;
-      out[i] = DSL.val(values.get(name), p.getDataType());
+      out[i] = jdbcValue(p.getDataType(), value);
     }
     long distinct = names.stream().filter(Objects::nonNull).distinct().count();
     if (values.size() != distinct || named < distinct) {
@@ -169,6 +208,38 @@ public final class RenderedQuery {
     }
     return out;
   }
+
+  @SuppressWarnings("unchecked")
+  private static <T> Object jdbcValue(DataType<T> type, Object value) {
+    // Through the parameter's data type, as jOOQ's own binding would: a user type becomes its
+    // database type (an Instant-typed field's converter, say), and a wrong type fails here.
+    Object database = type.getConverter().to(type.convert(value));
+    if (database == null || !type.isArray()) {
+      return database;
+    }
+    PgArrayLiteral literal = new PgArrayLiteral(((Object[]) database).length);
+    for (Object element : (Object[]) database) {
+      literal.add(element == null ? null : element.toString());
+    }
+    return new ArrayText(literal.toString());
+  }
+
+  private static void requireBindable(Param<?> p) {
+    DataType<?> type = p.getDataType();
+    DataType<?> element = type.isArray() ? type.getArrayComponentDataType() : type;
+    Class<?> bound = element.getConverter().fromType();
+    if (!BINDABLE.contains(bound)) {
+      throw new IllegalArgumentException(
+          "the parameter "
+              + (p.getParamName() == null ? "(unnamed)" : p.getParamName())
+              + " has the type "
+              + bound.getSimpleName()
+              + ", which this statement cannot bind through JDBC as it is; use the typed DSL");
+    }
+  }
+
+  /** An array's text form, bound as text; the statement casts it to the array's type. */
+  private record ArrayText(String text) {}
 
   private static boolean isIndex(String name) {
     return !name.isEmpty() && name.chars().allMatch(Character::isDigit);

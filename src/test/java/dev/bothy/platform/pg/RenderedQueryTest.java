@@ -8,12 +8,20 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jooq.DSLContext;
+import org.jooq.ExecuteContext;
+import org.jooq.ExecuteListener;
 import org.jooq.Field;
+import org.jooq.JSONB;
 import org.jooq.Record;
+import org.jooq.Result;
 import org.jooq.Table;
 import org.jooq.impl.DSL;
 import org.jooq.impl.SQLDataType;
@@ -72,12 +80,7 @@ class RenderedQueryTest {
         uow.run(
             () ->
                 List.of(1, 3, 2).stream()
-                    .map(
-                        id ->
-                            q.resultQuery(PgTx.dsl(), Map.of("id", id))
-                                .coerce(ID, V)
-                                .fetchOne()
-                                .value2())
+                    .map(id -> q.fetch(PgTx.dsl(), Map.of("id", id)).get(0).get(V))
                     .toList());
 
     assertThat(names).containsExactly("Alex", "Robin", "Sam");
@@ -101,11 +104,7 @@ class RenderedQueryTest {
                     .returning(ID));
 
     int updated =
-        uow.run(
-            () ->
-                q.resultQuery(PgTx.dsl(), Map.of("n", 99, "upto", 3, "not", "Robin"))
-                    .fetch()
-                    .size());
+        uow.run(() -> q.fetch(PgTx.dsl(), Map.of("n", 99, "upto", 3, "not", "Robin")).size());
 
     assertThat(updated).isEqualTo(1);
     assertThat(rows()).containsExactly("1:Alex:10", "2:fixed:99", "3:Robin:30");
@@ -124,7 +123,7 @@ class RenderedQueryTest {
     values.put("n", null);
     values.put("id", 2);
 
-    uow.run(() -> q.resultQuery(PgTx.dsl(), values).fetch());
+    uow.run(() -> q.fetch(PgTx.dsl(), values));
 
     Integer n = uow.run(() -> PgTx.dsl().select(N).from(RQ).where(ID.eq(2)).fetchOne(N));
     assertThat(n).isNull();
@@ -135,11 +134,10 @@ class RenderedQueryTest {
     RenderedQuery q =
         RenderedQuery.of(() -> DSL.select(V).from(RQ).where(ID.eq(DSL.param("id", ID))));
 
-    assertThatThrownBy(() -> uow.run(() -> q.resultQuery(PgTx.dsl(), Map.of()).fetch()))
+    assertThatThrownBy(() -> uow.run(() -> q.fetch(PgTx.dsl(), Map.of())))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("no value for the parameter id");
-    assertThatThrownBy(
-            () -> uow.run(() -> q.resultQuery(PgTx.dsl(), Map.of("id", 1, "other", 2)).fetch()))
+    assertThatThrownBy(() -> uow.run(() -> q.fetch(PgTx.dsl(), Map.of("id", 1, "other", 2))))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("other");
   }
@@ -168,7 +166,7 @@ class RenderedQueryTest {
   }
 
   @Test
-  void counting_through_jdbc_refuses_an_array_parameter() {
+  void counts_the_rows_of_a_write_with_an_array_parameter() {
     RenderedQuery q =
         RenderedQuery.of(
             () ->
@@ -177,10 +175,88 @@ class RenderedQueryTest {
                     .where(ID.eq(DSL.any(DSL.param("ids", SQLDataType.INTEGER.array()))))
                     .returning(ID));
 
-    assertThatThrownBy(
-            () -> uow.run(() -> q.countRows(PgTx.dsl(), Map.of("ids", new Integer[] {1}))))
-        .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("array");
+    int updated = uow.run(() -> q.countRows(PgTx.dsl(), Map.of("ids", new Integer[] {1, 3, 9})));
+
+    assertThat(updated).isEqualTo(2);
+    assertThat(rows()).containsExactly("1:Alex:1", "2:Sam:20", "3:Robin:1");
+  }
+
+  @Test
+  void binds_arrays_of_every_element_type_with_nulls_and_quotes_and_reads_typed_values() {
+    // Each column aliased: all of them are called unnest, and a record finds a field by name.
+    Field<UUID> u =
+        DSL.function("unnest", UUID.class, DSL.param("u", SQLDataType.UUID.array())).as("u");
+    Field<Long> b =
+        DSL.function("unnest", Long.class, DSL.param("b", SQLDataType.BIGINT.array())).as("b");
+    Field<Integer> i =
+        DSL.function("unnest", Integer.class, DSL.param("i", SQLDataType.INTEGER.array())).as("i");
+    Field<String> t =
+        DSL.function("unnest", String.class, DSL.param("t", SQLDataType.CLOB.array())).as("t");
+    Field<OffsetDateTime> at =
+        DSL.function(
+                "unnest",
+                OffsetDateTime.class,
+                DSL.param("at", SQLDataType.TIMESTAMPWITHTIMEZONE(6).array()))
+            .as("at");
+    RenderedQuery q = RenderedQuery.of(() -> DSL.select(u, b, i, t, at));
+    UUID id = UUID.fromString("0192f0c4-7d1e-7c2a-9b3e-5a1d2c3b4a59");
+    OffsetDateTime when = OffsetDateTime.parse("2026-12-03T14:05:06.123456Z");
+    Map<String, Object> values = new HashMap<>();
+    values.put("u", new UUID[] {id, null});
+    values.put("b", new Long[] {Long.MAX_VALUE, null});
+    values.put("i", new Integer[] {-7, null});
+    values.put("t", new String[] {"Robin \\ \"NULL\" {a,b}", null});
+    values.put("at", new OffsetDateTime[] {when, null});
+
+    Result<Record> read = uow.run(() -> q.fetch(PgTx.dsl(), values));
+
+    assertThat(read).hasSize(2);
+    assertThat(read.get(0).get(u)).isEqualTo(id);
+    assertThat(read.get(0).get(b)).isEqualTo(Long.MAX_VALUE);
+    assertThat(read.get(0).get(i)).isEqualTo(-7);
+    assertThat(read.get(0).get(t)).isEqualTo("Robin \\ \"NULL\" {a,b}");
+    assertThat(read.get(0).get(at).toInstant()).isEqualTo(when.toInstant());
+    assertThat(read.get(1).intoList()).containsOnlyNulls();
+  }
+
+  @Test
+  void runs_through_jdbc_without_rendering_or_executing_a_jooq_query() {
+    RenderedQuery q =
+        RenderedQuery.of(() -> DSL.select(ID, V).from(RQ).where(ID.le(DSL.param("upto", ID))));
+    AtomicInteger rendered = new AtomicInteger();
+    AtomicInteger executed = new AtomicInteger();
+    ExecuteListener counting =
+        new ExecuteListener() {
+          @Override
+          public void renderStart(ExecuteContext ctx) {
+            rendered.incrementAndGet();
+          }
+
+          @Override
+          public void executeStart(ExecuteContext ctx) {
+            executed.incrementAndGet();
+          }
+        };
+
+    List<String> names =
+        uow.run(
+            () -> {
+              DSLContext listened = DSL.using(PgTx.dsl().configuration().derive(counting));
+              return q.fetch(listened, Map.of("upto", 2)).map(r -> r.get(V));
+            });
+
+    assertThat(names).containsExactlyInAnyOrder("Alex", "Sam");
+    assertThat(rendered).hasValue(0);
+    assertThat(executed).hasValue(0);
+  }
+
+  @Test
+  void refuses_a_parameter_of_a_type_jdbc_cannot_bind_as_it_is() {
+    Field<JSONB> doc = DSL.field(DSL.name("doc"), SQLDataType.JSONB);
+    assertThatThrownBy(() -> RenderedQuery.of(() -> DSL.select(DSL.param("doc", doc)).from(RQ)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("doc")
+        .hasMessageContaining("JSONB");
   }
 
   @Test

@@ -105,10 +105,8 @@ public final class JooqDeadLetterRepository implements DeadLetterRepository {
 
   @Override
   public boolean openFor(String handler, UUID eventId) {
-    return Boolean.TRUE.equals(
-        OPEN_FOR
-            .resultQuery(PgTx.dsl(), Map.of("handler", handler, "eventId", eventId))
-            .fetchOne(0, Boolean.class));
+    return OPEN_FOR.fetch(PgTx.dsl(), Map.of("handler", handler, "eventId", eventId)).stream()
+        .anyMatch(r -> Boolean.TRUE.equals(r.get(0, Boolean.class)));
   }
 
   @Override

@@ -193,7 +193,7 @@ final class JobStore {
   /** Moves up to {@code limit} due jobs of a queue to running for this client. */
   List<FetchedJob> fetch(String queue, int limit, Instant now, String clientId) {
     return FETCH
-        .resultQuery(
+        .fetch(
             PgTx.dsl(),
             Map.of(
                 "queue", queue,
@@ -201,26 +201,21 @@ final class JobStore {
                 "now", utc(now),
                 "due", utc(now),
                 "clientId", clientId))
-        .coerce(JOBS.ID, JOBS.KIND, JOBS.ARGS, JOBS.ATTEMPT, JOBS.MAX_ATTEMPTS, JOBS.SCHEDULED_AT)
-        .fetch(
+        .map(
             r ->
                 new FetchedJob(
-                    r.value1(),
-                    r.value2(),
-                    r.value3().data(),
-                    r.value4(),
-                    r.value5(),
-                    r.value6().toInstant()));
+                    r.get(JOBS.ID),
+                    r.get(JOBS.KIND),
+                    r.get(JOBS.ARGS).data(),
+                    r.get(JOBS.ATTEMPT),
+                    r.get(JOBS.MAX_ATTEMPTS),
+                    r.get(JOBS.SCHEDULED_AT).toInstant()));
   }
 
   /** Completes this client's running jobs among {@code ids}; returns how many. */
   int complete(List<UUID> ids, Instant now, String clientId) {
-    return COMPLETE
-        .resultQuery(
-            PgTx.dsl(),
-            Map.of("ids", ids.toArray(UUID[]::new), "now", utc(now), "clientId", clientId))
-        .fetch()
-        .size();
+    return COMPLETE.countRows(
+        PgTx.dsl(), Map.of("ids", ids.toArray(UUID[]::new), "now", utc(now), "clientId", clientId));
   }
 
   /**

@@ -2,7 +2,6 @@ package dev.bothy.sync.adapters.postgres;
 
 import static dev.bothy.db.Tables.EVENT_LOG;
 
-import dev.bothy.db.tables.records.EventLogRecord;
 import dev.bothy.platform.pg.PgArrayLiteral;
 import dev.bothy.platform.pg.PgTx;
 import dev.bothy.platform.pg.RenderedQuery;
@@ -15,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import org.jooq.Record;
 import org.jooq.impl.DSL;
 import org.jooq.impl.SQLDataType;
 
@@ -129,9 +129,8 @@ public final class JooqEventRepository implements EventRepository {
   @Override
   public List<Event> readAfter(long afterSeq, int limit) {
     return READ_AFTER
-        .resultQuery(PgTx.dsl(), Map.of("after", afterSeq, "limit", limit))
-        .coerce(EVENT_LOG)
-        .fetch(JooqEventRepository::toEvent);
+        .fetch(PgTx.dsl(), Map.of("after", afterSeq, "limit", limit))
+        .map(JooqEventRepository::toEvent);
   }
 
   @Override
@@ -140,10 +139,7 @@ public final class JooqEventRepository implements EventRepository {
     for (int i = 0; i < seqs.length; i++) {
       boxed[i] = seqs[i];
     }
-    return READ_NUMBERS
-        .resultQuery(PgTx.dsl(), Map.of("seqs", boxed))
-        .coerce(EVENT_LOG)
-        .fetch(JooqEventRepository::toEvent);
+    return READ_NUMBERS.fetch(PgTx.dsl(), Map.of("seqs", boxed)).map(JooqEventRepository::toEvent);
   }
 
   @Override
@@ -162,16 +158,17 @@ public final class JooqEventRepository implements EventRepository {
     return found;
   }
 
-  private static Event toEvent(EventLogRecord row) {
-    UUID actor = row.getActorId();
+  // The row of a RenderedQuery has the template's fields, EVENT_LOG's: read them as they are.
+  private static Event toEvent(Record row) {
+    UUID actor = row.get(EVENT_LOG.ACTOR_ID);
     return new Event(
-        row.getSeq(),
-        row.getId(),
-        row.getType(),
-        row.getOccurredAt().toInstant(),
-        new ResourceRef(row.getResourceType(), row.getResourceId()),
+        row.get(EVENT_LOG.SEQ),
+        row.get(EVENT_LOG.ID),
+        row.get(EVENT_LOG.TYPE),
+        row.get(EVENT_LOG.OCCURRED_AT).toInstant(),
+        new ResourceRef(row.get(EVENT_LOG.RESOURCE_TYPE), row.get(EVENT_LOG.RESOURCE_ID)),
         Optional.ofNullable(actor),
-        row.getPayload().data(),
-        Optional.ofNullable(row.getTraceparent()));
+        row.get(EVENT_LOG.PAYLOAD).data(),
+        Optional.ofNullable(row.get(EVENT_LOG.TRACEPARENT)));
   }
 }

@@ -113,7 +113,7 @@ public final class JooqAttemptRepository implements AttemptRepository {
     values.put("statuses", statuses);
     values.put("bodies", bodies);
     values.put("errorKinds", errorKinds);
-    INSERT_ALL.resultQuery(PgTx.dsl(), values).fetch();
+    INSERT_ALL.countRows(PgTx.dsl(), values);
   }
 
   @Override

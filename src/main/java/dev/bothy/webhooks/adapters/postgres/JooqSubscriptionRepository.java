@@ -26,8 +26,9 @@ import java.util.Set;
 import java.util.UUID;
 import org.jooq.Condition;
 import org.jooq.Field;
-import org.jooq.Record1;
+import org.jooq.Record;
 import org.jooq.Record2;
+import org.jooq.Result;
 import org.jooq.Table;
 import org.jooq.impl.DSL;
 import org.jooq.impl.SQLDataType;
@@ -153,9 +154,8 @@ public final class JooqSubscriptionRepository implements SubscriptionRepository 
 
   @Override
   public Optional<StoredSubscription> find(UUID id) {
-    return FIND.resultQuery(PgTx.dsl(), Map.of("id", id))
-        .coerce(WEBHOOK_SUBSCRIPTIONS)
-        .fetchOptional()
+    return FIND.fetch(PgTx.dsl(), Map.of("id", id)).into(WEBHOOK_SUBSCRIPTIONS).stream()
+        .findFirst()
         .map(JooqSubscriptionRepository::toStored);
   }
 
@@ -166,8 +166,8 @@ public final class JooqSubscriptionRepository implements SubscriptionRepository 
       return found;
     }
     FIND_ALL
-        .resultQuery(PgTx.dsl(), Map.of("ids", ids.toArray(UUID[]::new)))
-        .coerce(WEBHOOK_SUBSCRIPTIONS)
+        .fetch(PgTx.dsl(), Map.of("ids", ids.toArray(UUID[]::new)))
+        .into(WEBHOOK_SUBSCRIPTIONS)
         .forEach(r -> found.put(r.getId(), toStored(r)));
     return found;
   }
@@ -322,19 +322,16 @@ public final class JooqSubscriptionRepository implements SubscriptionRepository 
     values.put("nowStarted", utc(now));
     values.put("wantedNew", wanted);
     values.put("wantedAdded", wanted);
-    Record2<OffsetDateTime, Integer> window =
-        CLAIM
-            .resultQuery(PgTx.dsl(), values)
-            .coerce(
-                WEBHOOK_SUBSCRIPTIONS.RATE_WINDOW_STARTED_AT,
-                WEBHOOK_SUBSCRIPTIONS.RATE_WINDOW_COUNT)
-            .fetchOne();
-    if (window == null) {
+    Result<Record> claimed = CLAIM.fetch(PgTx.dsl(), values);
+    if (claimed.isEmpty()) {
       return Optional.empty();
     }
-    long over = Math.max(0L, (long) window.value2() - limit);
+    Record window = claimed.get(0);
+    long over = Math.max(0L, (long) window.get(WEBHOOK_SUBSCRIPTIONS.RATE_WINDOW_COUNT) - limit);
     int granted = (int) Math.max(0L, wanted - over);
-    return Optional.of(new RateClaim(window.value1().toInstant(), granted));
+    return Optional.of(
+        new RateClaim(
+            window.get(WEBHOOK_SUBSCRIPTIONS.RATE_WINDOW_STARTED_AT).toInstant(), granted));
   }
 
   @Override
@@ -344,9 +341,8 @@ public final class JooqSubscriptionRepository implements SubscriptionRepository 
     }
     return new HashSet<>(
         LOCK_ALL
-            .resultQuery(PgTx.dsl(), Map.of("ids", ids.toArray(UUID[]::new)))
-            .coerce(WEBHOOK_SUBSCRIPTIONS.ID)
-            .fetch(Record1::value1));
+            .fetch(PgTx.dsl(), Map.of("ids", ids.toArray(UUID[]::new)))
+            .map(r -> r.get(WEBHOOK_SUBSCRIPTIONS.ID)));
   }
 
   @Override
@@ -362,9 +358,7 @@ public final class JooqSubscriptionRepository implements SubscriptionRepository 
       seqs[i] = e.getValue();
       i++;
     }
-    DELIVERED_ALL
-        .resultQuery(PgTx.dsl(), Map.of("ids", ids, "seqs", seqs, "now", utc(now)))
-        .fetch();
+    DELIVERED_ALL.countRows(PgTx.dsl(), Map.of("ids", ids, "seqs", seqs, "now", utc(now)));
   }
 
   @Override
