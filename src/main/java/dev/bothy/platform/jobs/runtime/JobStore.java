@@ -16,6 +16,7 @@ import dev.bothy.platform.pg.RenderedQuery;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -24,10 +25,12 @@ import java.util.Set;
 import java.util.UUID;
 import org.jooq.CommonTableExpression;
 import org.jooq.Condition;
+import org.jooq.DataType;
 import org.jooq.Field;
 import org.jooq.JSONB;
 import org.jooq.Record;
 import org.jooq.Record1;
+import org.jooq.Record2;
 import org.jooq.Record3;
 import org.jooq.Table;
 import org.jooq.impl.DSL;
@@ -93,16 +96,77 @@ final class JobStore {
                   .and(JOBS.ATTEMPTED_BY.eq(DSL.param("clientId", JOBS.ATTEMPTED_BY)))
                   .returning(JOBS.ID));
 
+  // The insert of a batch of jobs, rendered once (D-BD-7): one array per column, so its text is the
+  // same whatever the batch's size.
+  private static final RenderedQuery INSERT = RenderedQuery.of(JobStore::insertTemplate);
+
+  private static org.jooq.ResultQuery<Record2<UUID, String>> insertTemplate() {
+    CommonTableExpression<Record3<UUID, String, String>> inserted =
+        name("inserted")
+            .as(
+                DSL.insertInto(
+                        JOBS,
+                        JOBS.ID,
+                        JOBS.KIND,
+                        JOBS.QUEUE,
+                        JOBS.ARGS,
+                        JOBS.STATE,
+                        JOBS.MAX_ATTEMPTS,
+                        JOBS.PRIORITY,
+                        JOBS.SCHEDULED_AT,
+                        JOBS.CREATED_AT,
+                        JOBS.UNIQUE_KEY)
+                    .select(
+                        select(
+                            unnest("ids", UUID.class, SQLDataType.UUID),
+                            unnest("kinds", String.class, SQLDataType.CLOB),
+                            unnest("queues", String.class, SQLDataType.CLOB),
+                            unnest("args", String.class, SQLDataType.CLOB).cast(SQLDataType.JSONB),
+                            unnest("states", String.class, SQLDataType.CLOB),
+                            unnest("maxAttempts", Integer.class, SQLDataType.INTEGER),
+                            unnest("priorities", Short.class, SQLDataType.SMALLINT),
+                            unnest(
+                                "scheduled",
+                                OffsetDateTime.class,
+                                SQLDataType.TIMESTAMPWITHTIMEZONE(6)),
+                            DSL.param("now", JOBS.CREATED_AT),
+                            unnest("uniqueKeys", String.class, SQLDataType.CLOB)))
+                    .onConflict(JOBS.KIND, JOBS.UNIQUE_KEY)
+                    .where(JOBS.UNIQUE_KEY.isNotNull())
+                    .doNothing()
+                    .returningResult(JOBS.ID, JOBS.QUEUE, JOBS.STATE));
+    Field<UUID> insertedId = inserted.field(JOBS.ID);
+    Field<String> insertedQueue = inserted.field(JOBS.QUEUE);
+    Field<String> insertedState = inserted.field(JOBS.STATE);
+    // pg_notify runs in the same statement, once per queue; PostgreSQL sends it only on commit.
+    Table<Record1<String>> woken =
+        selectDistinct(insertedQueue)
+            .from(inserted)
+            .where(insertedState.eq(state(JobState.AVAILABLE)))
+            .asTable("woken");
+    Field<String> notified =
+        DSL.function(
+                "pg_notify",
+                String.class,
+                inline(CHANNEL),
+                woken.field(insertedQueue.getName(), String.class))
+            .cast(SQLDataType.CLOB);
+    return DSL.with(inserted)
+        .select(insertedId, DSL.castNull(SQLDataType.CLOB))
+        .from(inserted)
+        .unionAll(select(DSL.castNull(SQLDataType.UUID), notified).from(woken));
+  }
+
   JobStore() {}
 
   /**
    * Inserts rows in one statement, skipping unique-key duplicates, and notifies {@link #CHANNEL}
    * once per queue that got an available job; returns the ids that were inserted.
    *
-   * <p>The rows travel as one array per column (nine binds whatever the batch size, so a batch
-   * never meets the protocol's bind limit), unnested side by side in the select list, which
-   * PostgreSQL zips row by row. Reading element {@code i} of each array over {@code
-   * generate_series} instead costs a parse of every array per row: 300 times slower at 1,000 rows.
+   * <p>The rows travel as one array per column (ten binds whatever the batch size, so a batch never
+   * meets the protocol's bind limit), unnested side by side in the select list, which PostgreSQL
+   * zips row by row. Reading element {@code i} of each array over {@code generate_series} instead
+   * costs a parse of every array per row: 300 times slower at 1,000 rows.
    */
   Set<UUID> insert(List<NewJob> jobs, Instant now) {
     int n = jobs.size();
@@ -127,61 +191,19 @@ final class JobStore {
       scheduled[i] = utc(j.scheduledAt());
       uniqueKeys[i] = j.uniqueKey().orElse(null);
     }
-    CommonTableExpression<Record3<UUID, String, String>> inserted =
-        name("inserted")
-            .as(
-                DSL.insertInto(
-                        JOBS,
-                        JOBS.ID,
-                        JOBS.KIND,
-                        JOBS.QUEUE,
-                        JOBS.ARGS,
-                        JOBS.STATE,
-                        JOBS.MAX_ATTEMPTS,
-                        JOBS.PRIORITY,
-                        JOBS.SCHEDULED_AT,
-                        JOBS.CREATED_AT,
-                        JOBS.UNIQUE_KEY)
-                    .select(
-                        select(
-                            unnest(ids, UUID.class),
-                            unnest(kinds, String.class),
-                            unnest(queues, String.class),
-                            unnest(args, String.class).cast(SQLDataType.JSONB),
-                            unnest(states, String.class),
-                            unnest(maxAttempts, Integer.class),
-                            unnest(priorities, Short.class),
-                            unnest(scheduled, OffsetDateTime.class),
-                            val(utc(now)),
-                            unnest(uniqueKeys, String.class)))
-                    .onConflict(JOBS.KIND, JOBS.UNIQUE_KEY)
-                    .where(JOBS.UNIQUE_KEY.isNotNull())
-                    .doNothing()
-                    .returningResult(JOBS.ID, JOBS.QUEUE, JOBS.STATE));
-    Field<UUID> insertedId = inserted.field(JOBS.ID);
-    Field<String> insertedQueue = inserted.field(JOBS.QUEUE);
-    Field<String> insertedState = inserted.field(JOBS.STATE);
-    // pg_notify runs in the same statement, once per queue; PostgreSQL sends it only on commit.
-    Table<Record1<String>> woken =
-        selectDistinct(insertedQueue)
-            .from(inserted)
-            .where(insertedState.eq(state(JobState.AVAILABLE)))
-            .asTable("woken");
-    Field<String> notified =
-        DSL.function(
-                "pg_notify",
-                String.class,
-                inline(CHANNEL),
-                woken.field(insertedQueue.getName(), String.class))
-            .cast(SQLDataType.CLOB);
+    Map<String, Object> values = new HashMap<>();
+    values.put("ids", ids);
+    values.put("kinds", kinds);
+    values.put("queues", queues);
+    values.put("args", args);
+    values.put("states", states);
+    values.put("maxAttempts", maxAttempts);
+    values.put("priorities", priorities);
+    values.put("scheduled", scheduled);
+    values.put("now", utc(now));
+    values.put("uniqueKeys", uniqueKeys);
     Set<UUID> result = new HashSet<>();
-    for (Record r :
-        PgTx.dsl()
-            .with(inserted)
-            .select(insertedId, DSL.castNull(SQLDataType.CLOB))
-            .from(inserted)
-            .unionAll(select(DSL.castNull(SQLDataType.UUID), notified).from(woken))
-            .fetch()) {
+    for (Record r : INSERT.fetch(PgTx.dsl(), values)) {
       UUID id = r.get(0, UUID.class);
       if (id != null) {
         result.add(id);
@@ -344,8 +366,9 @@ final class JobStore {
   }
 
   // unnest(array) in the select list: several of them run in lockstep, one row per element.
-  private static <T> Field<T> unnest(Object[] array, Class<T> type) {
-    return DSL.function("unnest", type, val(array));
+  // unnest(array) in the select list: several of them run in lockstep, one row per element.
+  private static <T> Field<T> unnest(String name, Class<T> type, DataType<T> element) {
+    return DSL.function("unnest", type, DSL.param(name, element.array()));
   }
 
   /** A state as a literal of the statement, so a partial index can serve it. */
