@@ -22,6 +22,7 @@ import org.jooq.Record;
 import org.jooq.Result;
 import org.jooq.ResultQuery;
 import org.jooq.SQLDialect;
+import org.jooq.Select;
 import org.jooq.impl.DSL;
 
 /**
@@ -73,7 +74,13 @@ public final class RenderedQuery {
           "a rendered statement needs a result: give a write a RETURNING clause and count its rows");
     }
     this.sql = RENDERER.render(template);
-    this.fields = result.fields();
+    // A select's own select list, not fields(), which a select answers with the fields of itself
+    // as a derived table: a record finds a field by identity first, and with the derived table's
+    // fields every get(EVENT_LOG.SEQ) went through the slow comparison by name and table.
+    this.fields =
+        template instanceof Select<?> select
+            ? select.getSelect().toArray(Field<?>[]::new)
+            : result.fields();
     this.names = new ArrayList<>();
     this.params = new ArrayList<>();
     for (Param<?> p : RENDERER.extractParams(template).values()) {
