@@ -29,14 +29,14 @@ import org.jooq.impl.DSL;
  * A statement built with the typed jOOQ DSL, rendered to SQL once and run through JDBC, for the
  * hottest statements of a store (ADR 0021, D-WF-1, D-NC-7, D-BD-7). jOOQ renders a query's tree on
  * every execution, which the profile of the webhooks benchmark put at about half of the process's
- * CPU; and even a plain SQL statement of the rendered text is parsed for its bind markers, given an
- * execute context and bound through jOOQ's bindings at every execution, which a profile of the
- * bus-dispatch benchmark's log transport put at 251 of a worker's 847 samples (D-BD-7). So jOOQ
- * serves as the SQL builder and the reader of result rows only: the template is an ordinary jOOQ
- * query whose varying values are named parameters ({@link DSL#param(String, org.jooq.Field)}); its
- * constants stay unnamed. Each execution converts the named values through their parameter's
- * converter, binds them to a {@link PreparedStatement} of the cached SQL on the unit's connection,
- * and reads the rows into records of the template's fields (their bindings and converters apply).
+ * CPU; and even a plain SQL statement of the rendered text is parsed for its bind markers and bound
+ * through jOOQ's bindings at every execution, which a profile of the bus-dispatch benchmark's log
+ * transport put at 251 of a worker's 847 samples (D-BD-7). So jOOQ serves as the SQL builder and
+ * the reader of result rows only: the template is an ordinary jOOQ query whose varying values are
+ * named parameters ({@link DSL#param(String, org.jooq.Field)}); its constants stay unnamed. Each
+ * execution converts the named values through their parameter's converter, binds them to a {@link
+ * PreparedStatement} of the cached SQL on the unit's connection, and reads the rows into records of
+ * the template's fields (their bindings and converters apply).
  *
  * <p>Only for a statement whose SQL text does not depend on its values: a list of values goes in
  * one array parameter ({@code = any(?)}), not in an {@code IN} list. Only for a statement with a
@@ -81,6 +81,11 @@ public final class RenderedQuery {
         template instanceof Select<?> select
             ? select.getSelect().toArray(Field<?>[]::new)
             : result.fields();
+    if (fields.length == 0) {
+      throw new IllegalArgumentException(
+          "the template's result fields are unknown (select * of a table jOOQ does not know, or"
+              + " plain SQL): name the fields it returns");
+    }
     this.names = new ArrayList<>();
     this.params = new ArrayList<>();
     for (Param<?> p : RENDERER.extractParams(template).values()) {
@@ -104,8 +109,8 @@ public final class RenderedQuery {
    * @param template builds the statement; called once, here
    * @return the rendered statement
    * @throws IllegalArgumentException when the template uses a named parameter more than once, has
-   *     no result (a write without {@code RETURNING}), or has a parameter of a type JDBC does not
-   *     bind as it is
+   *     no result (a write without {@code RETURNING}) or no known result fields, or has a parameter
+   *     of a type JDBC does not bind as it is
    */
   public static RenderedQuery of(Supplier<? extends Query> template) {
     return new RenderedQuery(Objects.requireNonNull(template.get(), "template"));
@@ -184,7 +189,11 @@ public final class RenderedQuery {
       }
       return statement;
     } catch (SQLException | RuntimeException e) {
-      statement.close();
+      try {
+        statement.close();
+      } catch (SQLException closing) {
+        e.addSuppressed(closing);
+      }
       throw e;
     }
   }

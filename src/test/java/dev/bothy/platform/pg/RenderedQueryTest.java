@@ -111,7 +111,7 @@ class RenderedQueryTest {
   }
 
   @Test
-  void binds_a_null_value_typed_by_its_parameter() {
+  void binds_a_null_value() {
     RenderedQuery q =
         RenderedQuery.of(
             () ->
@@ -183,7 +183,8 @@ class RenderedQueryTest {
 
   @Test
   void binds_arrays_of_every_element_type_with_nulls_and_quotes_and_reads_typed_values() {
-    // Each column aliased: all of them are called unnest, and a record finds a field by name.
+    // Each column aliased: all of them are called unnest, and a reader by column name (into(),
+    // a record looked up with an equal but not identical field) would take the first.
     Field<UUID> u =
         DSL.function("unnest", UUID.class, DSL.param("u", SQLDataType.UUID.array())).as("u");
     Field<Long> b =
@@ -267,6 +268,14 @@ class RenderedQueryTest {
     assertThat(written.field(ID)).isSameAs(ID);
     assertThat(written.field(N)).isSameAs(N);
     assertThat(written.get(N)).isEqualTo(5);
+  }
+
+  @Test
+  void refuses_a_template_whose_result_fields_are_unknown() {
+    // select * of a table jOOQ does not know: its records would have no columns to read.
+    assertThatThrownBy(() -> RenderedQuery.of(() -> DSL.select().from(RQ)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("result fields");
   }
 
   @Test
