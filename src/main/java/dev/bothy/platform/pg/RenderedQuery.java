@@ -66,6 +66,8 @@ public final class RenderedQuery {
   // One entry per bind position: the name of a named parameter, or null for a constant.
   private final List<String> names;
   private final List<Param<?>> params;
+  // How many names the template has; every execution checks its values against it.
+  private final long namedCount;
   private final Field<?>[] fields;
 
   private RenderedQuery(Query template) {
@@ -97,6 +99,7 @@ public final class RenderedQuery {
       params.add(p);
       requireBindable(p);
     }
+    this.namedCount = names.stream().filter(Objects::nonNull).distinct().count();
     if (RENDERER.extractBindValues(template).size() != params.size()) {
       throw new IllegalArgumentException(
           "a named parameter is used more than once; give each use its own name");
@@ -217,15 +220,13 @@ public final class RenderedQuery {
       }
       out[i] = jdbcValue(p.getDataType(), value);
     }
-    long distinct = names.stream().filter(Objects::nonNull).distinct().count();
-    if (values.size() != distinct || named < distinct) {
+    if (values.size() != namedCount || named < namedCount) {
       throw new IllegalArgumentException(
           "values for parameters the statement does not have: " + values.keySet());
     }
     return out;
   }
 
-  @SuppressWarnings("unchecked")
   private static <T> Object jdbcValue(DataType<T> type, Object value) {
     // Through the parameter's data type, as jOOQ's own binding would: a user type becomes its
     // database type (an Instant-typed field's converter, say), and a wrong type fails here.
