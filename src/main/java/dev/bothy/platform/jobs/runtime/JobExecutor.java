@@ -8,9 +8,8 @@ import dev.bothy.platform.jobs.JobSettings;
 import dev.bothy.platform.jobs.JobTracer;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
@@ -29,7 +28,7 @@ final class JobExecutor {
   private final JobTracer tracer;
   private final JobSettings settings;
   private final JobCompleter completer;
-  private final ScheduledExecutorService timers;
+  private final ScheduledThreadPoolExecutor timers;
   private volatile boolean abandoned;
 
   JobExecutor(
@@ -43,14 +42,26 @@ final class JobExecutor {
     this.tracer = tracer;
     this.settings = settings;
     this.completer = completer;
-    this.timers =
-        Executors.newScheduledThreadPool(
+    this.timers = watchdogTimers();
+  }
+
+  /**
+   * The one thread that fires the watchdogs of a runtime's jobs, {@code bothy-jobs-timeouts}. A
+   * watchdog cancelled when its job ends leaves the queue at once: by default a cancelled task
+   * stays queued until its delay runs out, and with a timeout of minutes (bus.dispatch: 5) a busy
+   * queue kept hundreds of thousands of them on the heap and in the timer's queue.
+   */
+  static ScheduledThreadPoolExecutor watchdogTimers() {
+    ScheduledThreadPoolExecutor timers =
+        new ScheduledThreadPoolExecutor(
             1,
             r -> {
               Thread t = new Thread(r, "bothy-jobs-timeouts");
               t.setDaemon(true);
               return t;
             });
+    timers.setRemoveOnCancelPolicy(true);
+    return timers;
   }
 
   /**
