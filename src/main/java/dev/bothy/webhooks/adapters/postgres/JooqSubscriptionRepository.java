@@ -50,6 +50,19 @@ public final class JooqSubscriptionRepository implements SubscriptionRepository 
                       WEBHOOK_SUBSCRIPTIONS.ID.eq(
                           DSL.any(DSL.param("ids", SQLDataType.UUID.array())))));
 
+  // The worker consumer webhooks' match, once per event type and round, rendered once (D-BD-9).
+  // FOR KEY SHARE: it waits for every FOR UPDATE (operators' verbs, an ordered chain), but not for
+  // the updates of a delivery's rate claim and success (D-WP-4).
+  private static final RenderedQuery LOCK_MATCHING =
+      RenderedQuery.of(
+          () ->
+              DSL.selectFrom(WEBHOOK_SUBSCRIPTIONS)
+                  .where(
+                      WEBHOOK_SUBSCRIPTIONS.EVENT_TYPES.contains(
+                          DSL.param("types", WEBHOOK_SUBSCRIPTIONS.EVENT_TYPES)))
+                  .orderBy(WEBHOOK_SUBSCRIPTIONS.ID)
+                  .forKeyShare());
+
   // ORDER BY runs below the row locks, so the rows are locked in id order.
   private static final RenderedQuery LOCK_ALL =
       RenderedQuery.of(
@@ -204,14 +217,12 @@ public final class JooqSubscriptionRepository implements SubscriptionRepository 
 
   @Override
   public List<StoredSubscription> lockMatching(String eventType) {
-    return PgTx.dsl()
-        .selectFrom(WEBHOOK_SUBSCRIPTIONS)
-        .where(WEBHOOK_SUBSCRIPTIONS.EVENT_TYPES.contains(new String[] {eventType}))
-        .orderBy(WEBHOOK_SUBSCRIPTIONS.ID)
-        // FOR KEY SHARE: it waits for every FOR UPDATE (operators' verbs, an ordered chain), but
-        // not for the updates of a delivery's rate claim and success (D-WP-4).
-        .forKeyShare()
-        .fetch(JooqSubscriptionRepository::toStored);
+    return LOCK_MATCHING
+        .fetch(PgTx.dsl(), Map.of("types", new String[] {eventType}))
+        .into(WEBHOOK_SUBSCRIPTIONS)
+        .stream()
+        .map(JooqSubscriptionRepository::toStored)
+        .toList();
   }
 
   @Override
