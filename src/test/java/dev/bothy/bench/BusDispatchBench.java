@@ -95,11 +95,10 @@ public final class BusDispatchBench {
   private static final List<String> TRANSPORTS = List.of("log", "nats");
 
   /**
-   * The share of the machine that was busy while each NATS ceiling ran, per variant and sample:
-   * with the two ceilings' rates they bound what any consumer doing both ceilings' work on these
-   * cores can reach (D-BD-8).
+   * The CPU time per event of each NATS ceiling, in nanoseconds, per variant and sample: together
+   * they bound what any consumer doing both ceilings' work on these cores can reach (D-BD-8).
    */
-  private static final Map<String, List<Double>> BUSY_SHARES = new LinkedHashMap<>();
+  private static final Map<String, List<Double>> CPU_PER_EVENT = new LinkedHashMap<>();
 
   /**
    * The ceiling of the log transport, per event what one dispatch writes and commits (Dispatch,
@@ -307,34 +306,37 @@ public final class BusDispatchBench {
   /**
    * The CPU bound of the NATS rows (D-BD-8): a NATS consumer does the work of both ceilings for
    * each event, the delivery-row transaction in PostgreSQL and the pull and ack in nats-server, on
-   * the same cores. Each ceiling's machine time per event is its busy share over its rate (the
-   * share of all cores, so a rate of all cores); the two added bound any consumer's rate at {@code
-   * 1 / (busyPg / pg + busyJnats / jnats)} events/s, whatever its own cost. A row whose bound is
-   * under 0.70 of its lower ceiling cannot meet issue 19's goal on this machine.
+   * the same cores. The pgbench ceiling's CPU per event is the machine's busy time over its rate,
+   * the jnats ceiling's the CPU of its loops and of nats-server per measured message; the two added
+   * bound any consumer's rate at {@code cores / (cpuPg + cpuJnats)}, whatever its own cost. A row
+   * whose bound is under 0.70 of its lower ceiling cannot meet issue 19's goal on this machine.
    */
   private static void sharedMachineBound(
       Map<String, List<Double>> samples, int[] processes, int events) {
+    int cores = Runtime.getRuntime().availableProcessors();
     System.err.println();
     System.err.println(
-        "NATS: the CPU bound of doing both ceilings' work on the same cores (D-BD-8):");
+        "NATS: the CPU bound of doing both ceilings' work on the same "
+            + cores
+            + " cores (D-BD-8):");
     System.err.println(
-        "| worker processes | pgbench ceiling events/s | machine busy | jnats ceiling events/s |"
-            + " machine busy | bound events/s | bound / lower ceiling |");
+        "| worker processes | pgbench ceiling events/s | its CPU us per event | jnats ceiling"
+            + " events/s | its CPU us per message | bound events/s | bound / lower ceiling |");
     System.err.println("|---|---|---|---|---|---|---|");
     for (int p : processes) {
       double pg = BenchSupport.rate(samples, "ceiling-nats-c" + p, events);
       double jnats = BenchSupport.rate(samples, "jnats-" + p + "p", events);
-      List<Double> pgBusy = BUSY_SHARES.get("ceiling-nats-c" + p);
-      List<Double> jBusy = BUSY_SHARES.get("jnats-" + p + "p");
-      if (pgBusy == null || jBusy == null) {
+      List<Double> pgCpu = CPU_PER_EVENT.get("ceiling-nats-c" + p);
+      List<Double> jCpu = CPU_PER_EVENT.get("jnats-" + p + "p");
+      if (pgCpu == null || jCpu == null) {
         continue;
       }
-      double pgShare = BenchSupport.median(pgBusy);
-      double jShare = BenchSupport.median(jBusy);
-      double bound = 1 / (pgShare / pg + jShare / jnats);
+      double pgNanos = BenchSupport.median(pgCpu);
+      double jNanos = BenchSupport.median(jCpu);
+      double bound = cores * 1e9 / (pgNanos + jNanos);
       System.err.printf(
-          "| %d | %.0f | %.0f%% | %.0f | %.0f%% | %.0f | %.2f |%n",
-          p, pg, pgShare * 100, jnats, jShare * 100, bound, bound / Math.min(pg, jnats));
+          "| %d | %.0f | %.1f | %.0f | %.1f | %.0f | %.2f |%n",
+          p, pg, pgNanos / 1000, jnats, jNanos / 1000, bound, bound / Math.min(pg, jnats));
     }
   }
 
@@ -414,7 +416,10 @@ public final class BusDispatchBench {
           "bus-dispatch: machine busy %.0f percent while the pgbench ceiling ran at %d clients%n",
           pgBusy * 100, p);
       BenchSupport.record(samples, "ceiling-nats-c" + p, events / ceiling.tps());
-      BUSY_SHARES.computeIfAbsent("ceiling-nats-c" + p, v -> new ArrayList<>()).add(pgBusy);
+      // The machine's time per event: PostgreSQL's backends, its autovacuum and pgbench.
+      CPU_PER_EVENT
+          .computeIfAbsent("ceiling-nats-c" + p, v -> new ArrayList<>())
+          .add(pgBusy * Runtime.getRuntime().availableProcessors() * 1e9 / ceiling.tps());
       clear(server);
       BenchSupport.record(
           samples, "jnats-" + p + "p", jnatsCeiling(nats, bus, p, (int) kept + warm, events));
@@ -546,7 +551,7 @@ public final class BusDispatchBench {
     long[] at = new long[total];
     AtomicInteger done = new AtomicInteger();
     AtomicReference<long[]> measuredFrom = new AtomicReference<>(new long[] {-1, -1});
-    AtomicReference<Double> measuredBusy = new AtomicReference<>(Double.NaN);
+    AtomicReference<Double> measuredCpu = new AtomicReference<>(Double.NaN);
     AtomicReference<Throwable> failed = new AtomicReference<>();
     List<Thread> threads = new ArrayList<>();
     long deadline = System.nanoTime() + DRAIN.toNanos();
@@ -573,12 +578,18 @@ public final class BusDispatchBench {
                         if (k <= total) {
                           at[k - 1] = System.nanoTime();
                         }
-                        // The machine's busy share over the measured messages only: the wait for
-                        // the last acks and the consumer's set-up idle the cores.
+                        // The CPU of the measured messages only, of this JVM (the loops) and of
+                        // nats-server: the machine's busy share also counted PostgreSQL's
+                        // autovacuum after the pgbench ceiling, 8 to 79 percent for one loop.
                         if (k == warm + 1) {
-                          measuredFrom.set(BenchSupport.machineJiffies());
+                          measuredFrom.set(jnatsCpuNanos(nats));
                         } else if (k == total) {
-                          measuredBusy.set(BenchSupport.busyShare(measuredFrom.get()));
+                          long[] from = measuredFrom.get();
+                          long[] to = jnatsCpuNanos(nats);
+                          if (from[1] >= 0 && to[1] >= 0) {
+                            measuredCpu.set(
+                                (double) (to[0] - from[0] + to[1] - from[1]) / (total - warm - 1));
+                          }
                         }
                         m = fetch.nextMessage();
                       }
@@ -630,11 +641,29 @@ public final class BusDispatchBench {
     java.util.Arrays.sort(measured);
     double seconds = (measured[(int) (n * 0.9)] - measured[(int) (n * 0.1)]) / 1e9 / 0.8;
     System.err.printf(
-        "bus-dispatch: jnats-%dp %d messages, steady %.0f messages/s; machine busy %.0f percent"
-            + " while the measured messages were acked%n",
-        p, n, n / seconds, measuredBusy.get() * 100);
-    BUSY_SHARES.computeIfAbsent("jnats-" + p + "p", v -> new ArrayList<>()).add(measuredBusy.get());
+        "bus-dispatch: jnats-%dp %d messages, steady %.0f messages/s; %.1f us of CPU per message"
+            + " (the loops' JVM and nats-server)%n",
+        p, n, n / seconds, measuredCpu.get() / 1000);
+    CPU_PER_EVENT
+        .computeIfAbsent("jnats-" + p + "p", v -> new ArrayList<>())
+        .add(measuredCpu.get());
     return seconds;
+  }
+
+  /** CPU nanoseconds so far of this JVM and of the nats-server process (-1 where unreadable). */
+  private static long[] jnatsCpuNanos(NatsServer nats) {
+    long jvm =
+        ((com.sun.management.OperatingSystemMXBean)
+                java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+            .getProcessCpuTime();
+    try {
+      return new long[] {
+        jvm,
+        BenchSupport.cpuTicks(Path.of("/proc", Long.toString(nats.pid()), "stat")) * 10_000_000L
+      };
+    } catch (java.io.IOException | RuntimeException e) {
+      return new long[] {jvm, -1};
+    }
   }
 
   /**
