@@ -798,9 +798,9 @@ public final class BusDispatchBench {
     long head = scalar(server, "SELECT max(seq) FROM event_log");
     // Cheap polls, since they share the machine with the workers: the cursor of the worker
     // consumer bus, then whether any job is still to run, each state group through its partial
-    // index (a count of them took 140 ms of PostgreSQL per poll over a sample's churned rows: half
-    // a core at this pace, D-BD-8); the delivery rows are counted once at the end. The rate comes
-    // from the delivery times, so the poll's pace only moves the wall time.
+    // index (a count of them took 140 ms per poll over a sample's churned rows, and cost the log
+    // rows about a quarter of their rate, D-BD-8); the delivery rows are counted once at the end.
+    // The rate comes from the delivery times, so the poll's pace only moves the wall time.
     String cursor =
         "SELECT coalesce(max(last_seq), 0) FROM event_consumer_cursors WHERE name = 'bus'";
     String pending =
