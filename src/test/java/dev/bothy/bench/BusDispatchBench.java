@@ -308,7 +308,8 @@ public final class BusDispatchBench {
    * each event, the delivery-row transaction in PostgreSQL and the pull and ack in nats-server, on
    * the same cores. The pgbench ceiling's CPU per event is the machine's busy time over its rate,
    * the jnats ceiling's the CPU of its loops and of nats-server per measured message; the two added
-   * bound any consumer's rate at {@code cores / (cpuPg + cpuJnats)}, whatever its own cost. A row
+   * bound a consumer's rate at about {@code cores / (cpuPg + cpuJnats)}. An estimate: both sides
+   * include client CPU (pgbench's; this whole JVM's) that a consumer spends in its own way. A row
    * whose bound is under 0.70 of its lower ceiling cannot meet issue 19's goal on this machine.
    */
   private static void sharedMachineBound(

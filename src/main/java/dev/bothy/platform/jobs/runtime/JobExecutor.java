@@ -50,6 +50,8 @@ final class JobExecutor {
    * watchdog cancelled when its job ends leaves the queue at once: by default a cancelled task
    * stays queued until its delay runs out, and with a timeout of minutes (bus.dispatch: 5) a busy
    * queue kept hundreds of thousands of them on the heap and in the timer's queue.
+   *
+   * @return a single-thread timer of daemon threads that removes a task when it is cancelled
    */
   static ScheduledThreadPoolExecutor watchdogTimers() {
     ScheduledThreadPoolExecutor timers =
