@@ -902,10 +902,8 @@ public final class BusDispatchBench {
 
   private static long scalar(EmbeddedPostgresServer server, String sql) throws Exception {
     try (Connection c = server.superuserDataSource().getConnection();
-        Statement st = c.createStatement();
-        ResultSet rs = st.executeQuery(sql)) {
-      rs.next();
-      return rs.getLong(1);
+        Statement st = c.createStatement()) {
+      return scalar(st, sql);
     }
   }
 
