@@ -10,6 +10,8 @@ import dev.bothy.bus.app.HandlerRegistry;
 import dev.bothy.kernel.SettableClock;
 import dev.bothy.kernel.txn.Phase;
 import dev.bothy.kernel.txn.TxKey;
+import dev.bothy.platform.jobs.JobCompletions;
+import dev.bothy.platform.jobs.JobContext;
 import dev.bothy.platform.jobs.JobRegistry;
 import dev.bothy.platform.jobs.runtime.JobInserterService;
 import dev.bothy.sync.Event;
@@ -57,6 +59,12 @@ final class DispatchParts {
   final DeadLetterService deadLetters;
   final AtomicReference<RuntimeException> failAtCommit = new AtomicReference<>();
 
+  /**
+   * The jobs the dispatch job completed through {@link JobCompletions} inside a unit that then
+   * committed; a completion outside a unit fails the test.
+   */
+  final List<UUID> completedInUnit = new CopyOnWriteArrayList<>();
+
   /** Outcomes counted by the metrics: "handler outcome", and "handler dead_letter". */
   final List<String> counted = new CopyOnWriteArrayList<>();
 
@@ -101,7 +109,15 @@ final class DispatchParts {
             },
             clock,
             200);
-    dispatchJob = new DispatchJob(handlers, dispatch, log.log);
+    JobCompletions completions =
+        contexts -> {
+          if (!log.uow.inUnit()) {
+            throw new IllegalStateException("completeTx outside a unit of work");
+          }
+          List<UUID> ids = contexts.stream().map(JobContext::id).toList();
+          log.uow.afterCommit(() -> completedInUnit.addAll(ids));
+        };
+    dispatchJob = new DispatchJob(handlers, dispatch, log.log, completions);
     jobs.register(dispatchJob.kind(Duration.ofSeconds(30)));
     jobs.freeze();
     deadLetters = new DeadLetterService(log.uow, letters, inserter, clock);

@@ -127,7 +127,9 @@ final class ChaosRig {
             },
             clock,
             200);
-    dispatchJob = new DispatchJob(handlers, dispatch, log);
+    // No job runtime runs here (LogDelivery plays it): nothing to complete, as in a role without
+    // job workers.
+    dispatchJob = new DispatchJob(handlers, dispatch, log, contexts -> {});
     jobs.register(dispatchJob.kind(Duration.ofSeconds(30)));
     jobs.freeze();
   }
