@@ -117,9 +117,7 @@ public final class BusDispatchModule {
             clock,
             settings.errorMessageMaxChars(),
             (subject, body) -> live.get().publish(subject, body));
-    jobs.register(
-        new DispatchJob(registry, dispatch, sync.eventLog(), jobs.completions())
-            .kind(settings.jobTimeout()));
+    jobs.register(new DispatchJob(registry, dispatch, sync.eventLog()).kind(settings.jobTimeout()));
     jobs.register(
         DeliveryRetentionJob.kind(
             unitOfWork,

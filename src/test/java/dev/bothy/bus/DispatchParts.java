@@ -10,8 +10,6 @@ import dev.bothy.bus.app.HandlerRegistry;
 import dev.bothy.kernel.SettableClock;
 import dev.bothy.kernel.txn.Phase;
 import dev.bothy.kernel.txn.TxKey;
-import dev.bothy.platform.jobs.JobCompletions;
-import dev.bothy.platform.jobs.JobContext;
 import dev.bothy.platform.jobs.JobRegistry;
 import dev.bothy.platform.jobs.runtime.JobInserterService;
 import dev.bothy.sync.Event;
@@ -59,12 +57,6 @@ final class DispatchParts {
   final DeadLetterService deadLetters;
   final AtomicReference<RuntimeException> failAtCommit = new AtomicReference<>();
 
-  /**
-   * The jobs the dispatch job completed through {@link JobCompletions} inside a unit that then
-   * committed; a completion outside a unit fails the test.
-   */
-  final List<UUID> completedInUnit = new CopyOnWriteArrayList<>();
-
   /** Outcomes counted by the metrics: "handler outcome", and "handler dead_letter". */
   final List<String> counted = new CopyOnWriteArrayList<>();
 
@@ -109,15 +101,7 @@ final class DispatchParts {
             },
             clock,
             200);
-    JobCompletions completions =
-        contexts -> {
-          if (!log.uow.inUnit()) {
-            throw new IllegalStateException("completeTx outside a unit of work");
-          }
-          List<UUID> ids = contexts.stream().map(JobContext::id).toList();
-          log.uow.afterCommit(() -> completedInUnit.addAll(ids));
-        };
-    dispatchJob = new DispatchJob(handlers, dispatch, log.log, completions);
+    dispatchJob = new DispatchJob(handlers, dispatch, log.log);
     jobs.register(dispatchJob.kind(Duration.ofSeconds(30)));
     jobs.freeze();
     deadLetters = new DeadLetterService(log.uow, letters, inserter, clock);

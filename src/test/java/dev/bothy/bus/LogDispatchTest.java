@@ -184,51 +184,6 @@ class LogDispatchTest extends DispatchContract {
   }
 
   @Test
-  void an_ack_or_a_duplicate_completes_the_job_in_the_handlers_unit_and_a_nak_or_a_term_does_not()
-      throws SQLException {
-    parts =
-        new DispatchParts(
-            PG.app(),
-            new BusConsumer(
-                "probe_main",
-                List.of(
-                    handler("probe.ok", firstCall(unavailable())),
-                    handler("probe.plain", always(new IllegalStateException("a bug"))))));
-    AtomicInteger units = new AtomicInteger();
-    parts.log.hooks.register(Phase.AUDIT, "test.count_units", units::incrementAndGet);
-    transport = transport(parts);
-    Event e = parts.appendOne();
-    parts.completedInUnit.clear();
-
-    assertThat(transport.deliver(e, 1)).isEqualTo(Verdict.NAK);
-    assertThat(parts.completedInUnit)
-        .as("a nak and a term leave their jobs to the runtime")
-        .isEmpty();
-    QueuedJob ok = jobOf(e, "probe.ok");
-    QueuedJob plain = jobOf(e, "probe.plain");
-
-    // The delivery row and the job's completion commit together, as the bus-dispatch ceiling's
-    // transaction does: no unit of the runtime's completer follows (D-BD-11).
-    units.set(0);
-    assertThat(attempt(parts, ok, 2)).isEqualTo(Verdict.ACK);
-    assertThat(units.get()).isEqualTo(1);
-    assertThat(parts.completedInUnit).containsExactly(ok.id());
-
-    assertThat(attempt(parts, ok, 3)).as("a duplicate").isEqualTo(Verdict.ACK);
-    assertThat(attempt(parts, plain, 2)).as("parked behind its dead letter").isEqualTo(Verdict.ACK);
-    assertThat(parts.completedInUnit).containsExactly(ok.id(), ok.id(), plain.id());
-    assertThat(calls("probe.ok")).isEqualTo(2);
-    assertThat(calls("probe.plain")).isEqualTo(1);
-  }
-
-  private static QueuedJob jobOf(Event e, String handler) {
-    return jobsOf(e.id()).stream()
-        .filter(j -> j.args().handler().equals(HandlerRegistry.idOf(handler)))
-        .findFirst()
-        .orElseThrow();
-  }
-
-  @Test
   void a_job_whose_handler_or_event_is_gone_is_cancelled_without_a_dead_letter()
       throws SQLException {
     start(handler("probe.ok", never()));

@@ -127,9 +127,7 @@ final class ChaosRig {
             },
             clock,
             200);
-    // No job runtime runs here (LogDelivery plays it): nothing to complete, as in a role without
-    // job workers.
-    dispatchJob = new DispatchJob(handlers, dispatch, log, contexts -> {});
+    dispatchJob = new DispatchJob(handlers, dispatch, log);
     jobs.register(dispatchJob.kind(Duration.ofSeconds(30)));
     jobs.freeze();
   }

@@ -68,9 +68,6 @@ public final class Dispatch {
   private static final String GONE = "gone";
   private static final String ACK = "ack";
 
-  /** On NATS a delivery ends with its ack, after the commit: nothing runs in the unit. */
-  private static final Runnable NOTHING = () -> {};
-
   /**
    * The verdict of one delivery.
    *
@@ -258,8 +255,7 @@ public final class Dispatch {
     Map<String, String> outcomes = new LinkedHashMap<>();
     for (HandlerRegistry.Registered registered : handlers) {
       outcomes.put(
-          registered.handler().name(),
-          deliverTo(new Source(event), registered, deliveryCount, NOTHING));
+          registered.handler().name(), deliverTo(new Source(event), registered, deliveryCount));
     }
     return result(outcomes, deliveryCount);
   }
@@ -268,26 +264,16 @@ public final class Dispatch {
    * Delivers the event of a log transport job to its handler, reading the event inside the
    * handler's unit of work (D-BD-6): an attempt is one unit, the read, the claim and the handler.
    *
-   * <p>{@code ended} runs in that unit, after the handler returned, when the delivery ends there:
-   * the handler ran, or an earlier delivery row or an open dead letter answered for it. It does not
-   * run for a handler that failed (its unit rolls back), a paused projection, or an event gone. The
-   * log transport completes its job there, so the delivery row and the job's completion commit
-   * together (D-BD-11).
-   *
    * @param read finds the event in the current unit; empty when the log no longer holds it
    * @param registered the handler
    * @param deliveryCount this delivery's count, from 1
-   * @param ended runs in the handler's unit when the delivery ends with it
    * @return the verdict, or empty when the event is gone (nothing was written, nothing counted)
    * @throws RuntimeException the read's own failure (the database away), before any verdict: the
    *     job runtime counts it as a failed attempt
    */
   public Optional<Result> deliverReading(
-      Supplier<Optional<Event>> read,
-      HandlerRegistry.Registered registered,
-      int deliveryCount,
-      Runnable ended) {
-    String outcome = deliverTo(new Source(read), registered, deliveryCount, ended);
+      Supplier<Optional<Event>> read, HandlerRegistry.Registered registered, int deliveryCount) {
+    String outcome = deliverTo(new Source(read), registered, deliveryCount);
     if (GONE.equals(outcome)) {
       return Optional.empty();
     }
@@ -346,7 +332,7 @@ public final class Dispatch {
   }
 
   private String deliverTo(
-      Source source, HandlerRegistry.Registered registered, int deliveryCount, Runnable ended) {
+      Source source, HandlerRegistry.Registered registered, int deliveryCount) {
     String name = registered.handler().name();
     Instant at = clock.now();
     long start = System.nanoTime();
@@ -360,14 +346,7 @@ public final class Dispatch {
           unitOfWork.run(
               () -> {
                 Event inUnit = source.inUnit();
-                if (inUnit == null) {
-                  return GONE;
-                }
-                String handled = handleOnce(inUnit, registered, name, at);
-                if (!PAUSED.equals(handled)) {
-                  ended.run();
-                }
-                return handled;
+                return inUnit == null ? GONE : handleOnce(inUnit, registered, name, at);
               });
     } catch (FaultCrash crash) {
       throw crash;

@@ -3,7 +3,6 @@ package dev.bothy.bus.app;
 import dev.bothy.bus.domain.Verdict;
 import dev.bothy.bus.domain.VerdictRules;
 import dev.bothy.kernel.BothyException;
-import dev.bothy.platform.jobs.JobCompletions;
 import dev.bothy.platform.jobs.JobContext;
 import dev.bothy.platform.jobs.JobInsert;
 import dev.bothy.platform.jobs.JobKind;
@@ -11,18 +10,16 @@ import dev.bothy.sync.Event;
 import dev.bothy.sync.EventLog;
 import dev.bothy.sync.ReadResult;
 import java.time.Duration;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 
 /**
  * The job {@code bus.dispatch} of the log transport (ADR 0024): one job per event and interested
- * handler; its attempt is the delivery count. An ack completes the job in the handler's unit of
- * work, with the delivery row (D-BD-11); a nak fails the attempt, and the job runtime retries it
- * after the kind's delays, which are the nak delays of {@link VerdictRules}; a term (or the nak of
- * the {@link VerdictRules#MAX_DELIVER}th attempt) has written its dead letter and completes the
- * job.
+ * handler; its attempt is the delivery count. An ack completes the job; a nak fails the attempt,
+ * and the job runtime retries it after the kind's delays, which are the nak delays of {@link
+ * VerdictRules}; a term (or the nak of the {@link VerdictRules#MAX_DELIVER}th attempt) has written
+ * its dead letter and completes the job.
  */
 public final class DispatchJob {
   /** The kind's name. */
@@ -43,7 +40,6 @@ public final class DispatchJob {
   private final HandlerRegistry registry;
   private final Dispatch dispatch;
   private final EventLog log;
-  private final JobCompletions completions;
 
   /**
    * Creates the job.
@@ -51,14 +47,11 @@ public final class DispatchJob {
    * @param registry the handlers of this process
    * @param dispatch the dispatch contract
    * @param log the event log, where the job reads its event
-   * @param completions completes the job in the handler's unit of work when the delivery ends there
    */
-  public DispatchJob(
-      HandlerRegistry registry, Dispatch dispatch, EventLog log, JobCompletions completions) {
+  public DispatchJob(HandlerRegistry registry, Dispatch dispatch, EventLog log) {
     this.registry = Objects.requireNonNull(registry, "registry");
     this.dispatch = Objects.requireNonNull(dispatch, "dispatch");
     this.log = Objects.requireNonNull(log, "log");
-    this.completions = Objects.requireNonNull(completions, "completions");
   }
 
   /**
@@ -145,11 +138,7 @@ public final class DispatchJob {
             .deliverReading(
                 () -> read(args.seq()).filter(e -> e.id().equals(args.eventId())),
                 handler,
-                context.attempt(),
-                // The job's completion commits with the delivery row, as one transaction: the
-                // completer's own unit for it cost a connection, a statement and a commit
-                // (D-BD-11).
-                () -> completions.completeTx(List.of(context)))
+                context.attempt())
             .orElseThrow(() -> context.cancel("the event is no longer in the log"));
     if (result.paused()) {
       // A replay resets the handler's projection: not an attempt, the job waits and comes again.
