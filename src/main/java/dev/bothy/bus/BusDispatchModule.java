@@ -59,18 +59,24 @@ public final class BusDispatchModule {
    * @param jobTimeout {@code bus.dispatch.jobTimeout}
    * @param cleanerBatchSize {@code jobs.cleanerBatchSize}: rows per delete
    * @param errorMessageMaxChars {@code jobs.errorMessageMaxChars}: a dead letter's message
+   * @param readAhead {@code bus.dispatch.readAhead}: the events one read of a {@code bus.dispatch}
+   *     job asks for (D-BD-12)
    */
   public record Settings(
       Duration deliveryRetention,
       Duration deliveryRetentionInterval,
       Duration jobTimeout,
       int cleanerBatchSize,
-      int errorMessageMaxChars) {
+      int errorMessageMaxChars,
+      int readAhead) {
     /** Checks that every field is present. */
     public Settings {
       Objects.requireNonNull(deliveryRetention, "deliveryRetention");
       Objects.requireNonNull(deliveryRetentionInterval, "deliveryRetentionInterval");
       Objects.requireNonNull(jobTimeout, "jobTimeout");
+      if (readAhead < 1) {
+        throw new IllegalArgumentException("bus.dispatch.readAhead must be at least 1");
+      }
     }
   }
 
@@ -117,7 +123,9 @@ public final class BusDispatchModule {
             clock,
             settings.errorMessageMaxChars(),
             (subject, body) -> live.get().publish(subject, body));
-    jobs.register(new DispatchJob(registry, dispatch, sync.eventLog()).kind(settings.jobTimeout()));
+    jobs.register(
+        new DispatchJob(registry, dispatch, sync.eventLog(), settings.readAhead())
+            .kind(settings.jobTimeout()));
     jobs.register(
         DeliveryRetentionJob.kind(
             unitOfWork,

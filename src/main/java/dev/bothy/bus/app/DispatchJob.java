@@ -6,12 +6,9 @@ import dev.bothy.kernel.BothyException;
 import dev.bothy.platform.jobs.JobContext;
 import dev.bothy.platform.jobs.JobInsert;
 import dev.bothy.platform.jobs.JobKind;
-import dev.bothy.sync.Event;
 import dev.bothy.sync.EventLog;
-import dev.bothy.sync.ReadResult;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -39,7 +36,7 @@ public final class DispatchJob {
 
   private final HandlerRegistry registry;
   private final Dispatch dispatch;
-  private final EventLog log;
+  private final EventReadAhead events;
 
   /**
    * Creates the job.
@@ -47,11 +44,13 @@ public final class DispatchJob {
    * @param registry the handlers of this process
    * @param dispatch the dispatch contract
    * @param log the event log, where the job reads its event
+   * @param readAhead {@code bus.dispatch.readAhead}: a job that reads its event reads this many
+   *     from it on, for the jobs of the next events (D-BD-12); at least 1
    */
-  public DispatchJob(HandlerRegistry registry, Dispatch dispatch, EventLog log) {
+  public DispatchJob(HandlerRegistry registry, Dispatch dispatch, EventLog log, int readAhead) {
     this.registry = Objects.requireNonNull(registry, "registry");
     this.dispatch = Objects.requireNonNull(dispatch, "dispatch");
-    this.log = Objects.requireNonNull(log, "log");
+    this.events = new EventReadAhead(log, readAhead);
   }
 
   /**
@@ -132,13 +131,12 @@ public final class DispatchJob {
         registry
             .byId(args.handler())
             .orElseThrow(() -> context.cancel("no bus handler with this id in this process"));
-    // The event is read in the handler's unit (D-BD-6): one unit per attempt.
+    // The event is read in the handler's unit (D-BD-6): one unit per attempt; usually it was read
+    // already, with an earlier job's event (D-BD-12).
     Dispatch.Result result =
         dispatch
             .deliverReading(
-                () -> read(args.seq()).filter(e -> e.id().equals(args.eventId())),
-                handler,
-                context.attempt())
+                () -> events.read(args.seq(), args.eventId()), handler, context.attempt())
             .orElseThrow(() -> context.cancel("the event is no longer in the log"));
     if (result.paused()) {
       // A replay resets the handler's projection: not an attempt, the job waits and comes again.
@@ -154,14 +152,5 @@ public final class DispatchJob {
 
   private void work(JobContext context, Args args) {
     attempt(context, args);
-  }
-
-  private Optional<Event> read(long seq) {
-    ReadResult read = log.readAfter(seq - 1, 1);
-    if (read instanceof ReadResult.Page page && !page.events().isEmpty()) {
-      Event first = page.events().get(0);
-      return first.seq() == seq ? Optional.of(first) : Optional.empty();
-    }
-    return Optional.empty();
   }
 }

@@ -5,6 +5,8 @@ import dev.bothy.bus.BusDispatchModule;
 import io.dropwizard.util.Duration;
 import io.dropwizard.validation.MaxDuration;
 import io.dropwizard.validation.MinDuration;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import java.util.concurrent.TimeUnit;
 
@@ -21,6 +23,9 @@ public class BusDispatchConfig {
 
   /** Default of {@code bus.dispatch.jobTimeout}. */
   public static final Duration DEFAULT_JOB_TIMEOUT = Duration.minutes(5);
+
+  /** Default of {@code bus.dispatch.readAhead}. */
+  public static final int DEFAULT_READ_AHEAD = 32;
 
   @Doc(
       "How long a row of `event_deliveries` and a dead letter are kept. At least"
@@ -47,6 +52,16 @@ public class BusDispatchConfig {
   @MaxDuration(value = 1, unit = TimeUnit.HOURS)
   @JsonProperty
   private Duration jobTimeout = DEFAULT_JOB_TIMEOUT;
+
+  @Doc(
+      "On the log transport, how many events a `bus.dispatch` job reads when its event was not"
+          + " read already: its own and the ones after it, kept for the jobs of the next events"
+          + " (one statement for a window of jobs instead of one per job). A worker keeps at most"
+          + " four times this many events in memory. 1 reads each job's event alone.")
+  @Min(1)
+  @Max(1000)
+  @JsonProperty
+  private int readAhead = DEFAULT_READ_AHEAD;
 
   /**
    * Returns {@code bus.dispatch.deliveryRetention}.
@@ -76,6 +91,15 @@ public class BusDispatchConfig {
   }
 
   /**
+   * Returns {@code bus.dispatch.readAhead}.
+   *
+   * @return the events one read asks for
+   */
+  public int readAhead() {
+    return readAhead;
+  }
+
+  /**
    * Maps the dispatch keys, with two of {@code jobs}, to the module's settings.
    *
    * @param jobs the {@code jobs} section
@@ -87,6 +111,7 @@ public class BusDispatchConfig {
         deliveryRetentionInterval.toJavaDuration(),
         jobTimeout.toJavaDuration(),
         jobs.cleanerBatchSize(),
-        jobs.errorMessageMaxChars());
+        jobs.errorMessageMaxChars(),
+        readAhead);
   }
 }
