@@ -61,6 +61,8 @@ public final class BusDispatchModule {
    * @param errorMessageMaxChars {@code jobs.errorMessageMaxChars}: a dead letter's message
    * @param readAhead {@code bus.dispatch.readAhead}: the events one read of a {@code bus.dispatch}
    *     job asks for (D-BD-12)
+   * @param readAheadKeep {@code bus.dispatch.readAheadKeep}: how long an event read ahead is served
+   *     from memory
    */
   public record Settings(
       Duration deliveryRetention,
@@ -68,12 +70,14 @@ public final class BusDispatchModule {
       Duration jobTimeout,
       int cleanerBatchSize,
       int errorMessageMaxChars,
-      int readAhead) {
+      int readAhead,
+      Duration readAheadKeep) {
     /** Checks that every field is present. */
     public Settings {
       Objects.requireNonNull(deliveryRetention, "deliveryRetention");
       Objects.requireNonNull(deliveryRetentionInterval, "deliveryRetentionInterval");
       Objects.requireNonNull(jobTimeout, "jobTimeout");
+      Objects.requireNonNull(readAheadKeep, "readAheadKeep");
       if (readAhead < 1) {
         throw new IllegalArgumentException("bus.dispatch.readAhead must be at least 1");
       }
@@ -124,7 +128,8 @@ public final class BusDispatchModule {
             settings.errorMessageMaxChars(),
             (subject, body) -> live.get().publish(subject, body));
     jobs.register(
-        new DispatchJob(registry, dispatch, sync.eventLog(), settings.readAhead())
+        new DispatchJob(
+                registry, dispatch, sync.eventLog(), settings.readAhead(), settings.readAheadKeep())
             .kind(settings.jobTimeout()));
     jobs.register(
         DeliveryRetentionJob.kind(

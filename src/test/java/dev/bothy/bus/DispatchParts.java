@@ -101,7 +101,7 @@ final class DispatchParts {
             },
             clock,
             200);
-    dispatchJob = new DispatchJob(handlers, dispatch, log.log, 8);
+    dispatchJob = new DispatchJob(handlers, dispatch, log.log, 8, java.time.Duration.ofSeconds(1));
     jobs.register(dispatchJob.kind(Duration.ofSeconds(30)));
     jobs.freeze();
     deadLetters = new DeadLetterService(log.uow, letters, inserter, clock);

@@ -127,7 +127,7 @@ final class ChaosRig {
             },
             clock,
             200);
-    dispatchJob = new DispatchJob(handlers, dispatch, log, 32);
+    dispatchJob = new DispatchJob(handlers, dispatch, log, 32, java.time.Duration.ofSeconds(1));
     jobs.register(dispatchJob.kind(Duration.ofSeconds(30)));
     jobs.freeze();
   }

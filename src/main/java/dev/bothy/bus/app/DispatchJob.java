@@ -46,11 +46,18 @@ public final class DispatchJob {
    * @param log the event log, where the job reads its event
    * @param readAhead {@code bus.dispatch.readAhead}: a job that reads its event reads this many
    *     from it on, for the jobs of the next events (D-BD-12); at least 1
+   * @param readAheadKeep {@code bus.dispatch.readAheadKeep}: how long an event read ahead is served
+   *     from memory
    */
-  public DispatchJob(HandlerRegistry registry, Dispatch dispatch, EventLog log, int readAhead) {
+  public DispatchJob(
+      HandlerRegistry registry,
+      Dispatch dispatch,
+      EventLog log,
+      int readAhead,
+      Duration readAheadKeep) {
     this.registry = Objects.requireNonNull(registry, "registry");
     this.dispatch = Objects.requireNonNull(dispatch, "dispatch");
-    this.events = new EventReadAhead(log, readAhead);
+    this.events = new EventReadAhead(log, readAhead, readAheadKeep, System::nanoTime);
   }
 
   /**

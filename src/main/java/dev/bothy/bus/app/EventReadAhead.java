@@ -4,6 +4,7 @@ import dev.bothy.kernel.BothyException;
 import dev.bothy.sync.Event;
 import dev.bothy.sync.EventLog;
 import dev.bothy.sync.ReadResult;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -11,9 +12,11 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
 
 /**
  * The event reads of the log transport's {@code bus.dispatch} jobs (D-BD-12): a job that does not
@@ -23,23 +26,35 @@ import java.util.concurrent.atomic.AtomicInteger;
  * instead of one each; every statement saved is a round trip of a job worker and a statement of the
  * database.
  *
- * <p>Misses in one window while its read runs wait for that read instead of reading the same rows
- * again; when it fails, or did not hold their event, each reads its own event alone. The events
- * kept are at most four windows, the oldest numbers leaving first; an event leaves no earlier than
- * that, so the jobs of its other handlers usually find it too.
+ * <p>A miss inside a range whose read is running waits for that read instead of reading the same
+ * rows again; when the read fails, or its event left meanwhile, the waiter reads its own event
+ * alone. At most four windows of events are kept, the earliest read leaving first, and each for at
+ * most {@code bus.dispatch.readAheadKeep} after its read: past it the job reads again, so an event
+ * that retention removed is not served from memory later than that.
  *
- * <p>Events never change once committed, so an event kept here is the log's; one that retention
- * removed meanwhile may still be served, as it would have been a moment earlier. A read joins the
- * calling thread's unit of work, as {@link EventLog} does. Thread-safe.
+ * <p>A read joins the calling thread's unit of work, as {@link EventLog} does. Thread-safe.
  */
 final class EventReadAhead {
   private final EventLog log;
   private final int window;
   private final int capacity;
-  private final ConcurrentSkipListMap<Long, Event> kept = new ConcurrentSkipListMap<>();
+  private final long keepNanos;
+  private final LongSupplier nanoTime;
+
+  private record Kept(Event event, long readAt) {}
+
+  private final Map<Long, Kept> kept = new ConcurrentHashMap<>();
+  // The numbers in the order they were kept, so eviction drops the earliest read, not the lowest
+  // number: a job that reads an old window (a retry, a replay) must find it there afterwards.
+  private final ConcurrentLinkedQueue<Long> keptOrder = new ConcurrentLinkedQueue<>();
   private final AtomicInteger keptCount = new AtomicInteger();
-  // The reads in progress by window (number - 1) / window: a miss in a window being read waits.
-  private final Map<Long, CompletableFuture<Void>> reading = new ConcurrentHashMap<>();
+
+  /** A read in progress: the numbers it covers, first to last, and its end. */
+  private record Reading(long first, long last, CompletableFuture<Void> done) {}
+
+  // By first number; registered and looked up under its own lock, so two misses in one range never
+  // both read it.
+  private final ConcurrentSkipListMap<Long, Reading> reading = new ConcurrentSkipListMap<>();
   private final AtomicInteger waiting = new AtomicInteger();
 
   /**
@@ -47,14 +62,18 @@ final class EventReadAhead {
    *
    * @param log the event log
    * @param window {@code bus.dispatch.readAhead}: the events one read asks for, at least 1
+   * @param keep {@code bus.dispatch.readAheadKeep}: how long an event read is served from memory
+   * @param nanoTime the monotonic clock of {@code keep}
    */
-  EventReadAhead(EventLog log, int window) {
+  EventReadAhead(EventLog log, int window, Duration keep, LongSupplier nanoTime) {
     this.log = Objects.requireNonNull(log, "log");
     if (window < 1) {
       throw new IllegalArgumentException("bus.dispatch.readAhead must be at least 1");
     }
     this.window = window;
     this.capacity = window * 4;
+    this.keepNanos = Objects.requireNonNull(keep, "keep").toNanos();
+    this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
   }
 
   /**
@@ -68,47 +87,78 @@ final class EventReadAhead {
    * @throws RuntimeException the read's own failure (the database away)
    */
   Optional<Event> read(long seq, UUID id) {
-    Event event = kept.get(seq);
+    Event event = fresh(seq);
     if (event == null) {
       event = readMissing(seq);
     }
     return event != null && event.id().equals(id) ? Optional.of(event) : Optional.empty();
   }
 
+  private Event fresh(long seq) {
+    Kept k = kept.get(seq);
+    if (k == null) {
+      return null;
+    }
+    if (nanoTime.getAsLong() - k.readAt() > keepNanos) {
+      return null;
+    }
+    return k.event();
+  }
+
   private Event readMissing(long seq) {
-    long windowIndex = (seq - 1) / window;
-    CompletableFuture<Void> mine = new CompletableFuture<>();
-    CompletableFuture<Void> running = reading.putIfAbsent(windowIndex, mine);
-    if (running == null) {
-      List<Event> read;
-      try {
-        read = readAfter(seq - 1, window);
-        keep(read);
-        mine.complete(null);
-      } catch (RuntimeException | Error e) {
-        mine.completeExceptionally(e);
-        throw e;
-      } finally {
-        reading.remove(windowIndex, mine);
+    Reading running;
+    Reading mine = null;
+    synchronized (reading) {
+      Event found = fresh(seq);
+      if (found != null) {
+        return found;
       }
-      // From the read itself: an old number may have left the kept events at once.
-      return read.isEmpty() || read.get(0).seq() != seq ? null : read.get(0);
+      Map.Entry<Long, Reading> below = reading.floorEntry(seq);
+      running = below != null && below.getValue().last() >= seq ? below.getValue() : null;
+      if (running == null) {
+        mine = new Reading(seq, seq + window - 1, new CompletableFuture<>());
+        reading.put(seq, mine);
+      }
+    }
+    if (mine != null) {
+      return readWindow(seq, mine);
     }
     if (awaitRead(running)) {
-      Event event = kept.get(seq);
+      Event event = fresh(seq);
       if (event != null) {
         return event;
       }
     }
-    // The window's read failed or did not reach this number: read it alone, as without read-ahead.
+    // The range's read failed, or did not reach this number: read it alone.
     List<Event> own = readAfter(seq - 1, 1);
     return own.isEmpty() || own.get(0).seq() != seq ? null : own.get(0);
   }
 
-  private boolean awaitRead(CompletableFuture<Void> running) {
+  private Event readWindow(long seq, Reading mine) {
+    boolean done = false;
+    try {
+      List<Event> read = readAfter(seq - 1, window);
+      keep(read);
+      done = true;
+      // From the read itself: the answer does not depend on what eviction left.
+      return read.isEmpty() || read.get(0).seq() != seq ? null : read.get(0);
+    } finally {
+      synchronized (reading) {
+        reading.remove(seq, mine);
+      }
+      // Whatever ended the read, its waiters go on: on a failure each reads its own event.
+      if (done) {
+        mine.done().complete(null);
+      } else {
+        mine.done().completeExceptionally(new IllegalStateException("the shared read failed"));
+      }
+    }
+  }
+
+  private boolean awaitRead(Reading running) {
     waiting.incrementAndGet();
     try {
-      running.get();
+      running.done().get();
       return true;
     } catch (ExecutionException e) {
       return false;
@@ -126,21 +176,25 @@ final class EventReadAhead {
   }
 
   private void keep(List<Event> events) {
+    long now = nanoTime.getAsLong();
     for (Event event : events) {
-      if (kept.put(event.seq(), event) == null) {
+      if (kept.put(event.seq(), new Kept(event, now)) == null) {
         keptCount.incrementAndGet();
+        keptOrder.add(event.seq());
       }
     }
     while (keptCount.get() > capacity) {
-      if (kept.pollFirstEntry() != null) {
-        keptCount.decrementAndGet();
-      } else {
+      Long oldest = keptOrder.poll();
+      if (oldest == null) {
         break;
+      }
+      if (kept.remove(oldest) != null) {
+        keptCount.decrementAndGet();
       }
     }
   }
 
-  /** For tests: the threads waiting for a window's read. */
+  /** For tests: the threads waiting for a range's read. */
   int waiting() {
     return waiting.get();
   }

@@ -27,6 +27,9 @@ public class BusDispatchConfig {
   /** Default of {@code bus.dispatch.readAhead}. */
   public static final int DEFAULT_READ_AHEAD = 32;
 
+  /** Default of {@code bus.dispatch.readAheadKeep}. */
+  public static final Duration DEFAULT_READ_AHEAD_KEEP = Duration.seconds(1);
+
   @Doc(
       "How long a row of `event_deliveries` and a dead letter are kept. At least"
           + " `sync.eventRetention`, and with `bus.nats.url` at least `bus.nats.stream.maxAge`:"
@@ -57,11 +60,23 @@ public class BusDispatchConfig {
       "On the log transport, how many events a `bus.dispatch` job reads when its event was not"
           + " read already: its own and the ones after it, kept for the jobs of the next events"
           + " (one statement for a window of jobs instead of one per job). A worker keeps at most"
-          + " four times this many events in memory. 1 reads each job's event alone.")
+          + " four times this many events in memory (at worst four times this times"
+          + " `sync.maxPayloadBytes`). 1 reads each job's event alone.")
   @Min(1)
-  @Max(1000)
+  @Max(256)
   @JsonProperty
   private int readAhead = DEFAULT_READ_AHEAD;
+
+  @Doc(
+      "How long an event read ahead (`bus.dispatch.readAhead`) is served from memory; past it a"
+          + " job reads its event again. The jobs of a busy consumer find theirs within"
+          + " milliseconds; the bound keeps an event that retention removed from being served"
+          + " later than this after its read.")
+  @NotNull
+  @MinDuration(value = 10, unit = TimeUnit.MILLISECONDS)
+  @MaxDuration(value = 1, unit = TimeUnit.MINUTES)
+  @JsonProperty
+  private Duration readAheadKeep = DEFAULT_READ_AHEAD_KEEP;
 
   /**
    * Returns {@code bus.dispatch.deliveryRetention}.
@@ -100,6 +115,15 @@ public class BusDispatchConfig {
   }
 
   /**
+   * Returns {@code bus.dispatch.readAheadKeep}.
+   *
+   * @return how long an event read ahead is served
+   */
+  public Duration readAheadKeep() {
+    return readAheadKeep;
+  }
+
+  /**
    * Maps the dispatch keys, with two of {@code jobs}, to the module's settings.
    *
    * @param jobs the {@code jobs} section
@@ -112,6 +136,7 @@ public class BusDispatchConfig {
         jobTimeout.toJavaDuration(),
         jobs.cleanerBatchSize(),
         jobs.errorMessageMaxChars(),
-        readAhead);
+        readAhead,
+        readAheadKeep.toJavaDuration());
   }
 }

@@ -7,6 +7,7 @@ import dev.bothy.sync.Event;
 import dev.bothy.sync.EventLog;
 import dev.bothy.sync.ReadResult;
 import dev.bothy.sync.ResourceRef;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -19,12 +20,18 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** The read-ahead of the log transport's dispatch jobs (D-BD-12), over an in-memory log. */
 class EventReadAheadTest {
   private final ExecutorService threads = Executors.newFixedThreadPool(8);
+  private final AtomicLong now = new AtomicLong();
+
+  private EventReadAhead ahead(EventLog log, int window) {
+    return new EventReadAhead(log, window, Duration.ofSeconds(1), now::get);
+  }
 
   @AfterEach
   void tearDown() {
@@ -112,7 +119,7 @@ class EventReadAheadTest {
   @Test
   void consecutive_events_cost_one_read_per_window() {
     MemoryLog log = new MemoryLog(100);
-    EventReadAhead ahead = new EventReadAhead(log, 32);
+    EventReadAhead ahead = ahead(log, 32);
 
     for (long seq = 1; seq <= 64; seq++) {
       assertThat(ahead.read(seq, log.event(seq).id())).contains(log.event(seq));
@@ -126,7 +133,7 @@ class EventReadAheadTest {
   @Test
   void an_event_read_before_is_served_again_for_another_handler() {
     MemoryLog log = new MemoryLog(10);
-    EventReadAhead ahead = new EventReadAhead(log, 4);
+    EventReadAhead ahead = ahead(log, 4);
 
     assertThat(ahead.read(3, log.event(3).id())).contains(log.event(3));
     assertThat(ahead.read(3, log.event(3).id())).contains(log.event(3));
@@ -138,7 +145,7 @@ class EventReadAheadTest {
   @Test
   void a_window_of_one_reads_each_event_alone() {
     MemoryLog log = new MemoryLog(5);
-    EventReadAhead ahead = new EventReadAhead(log, 1);
+    EventReadAhead ahead = ahead(log, 1);
 
     for (long seq = 1; seq <= 5; seq++) {
       assertThat(ahead.read(seq, log.event(seq).id())).contains(log.event(seq));
@@ -150,7 +157,7 @@ class EventReadAheadTest {
   @Test
   void an_event_past_the_head_or_removed_by_retention_is_empty() {
     MemoryLog log = new MemoryLog(10);
-    EventReadAhead ahead = new EventReadAhead(log, 4);
+    EventReadAhead ahead = ahead(log, 4);
 
     assertThat(ahead.read(11, UUID.randomUUID())).isEmpty();
     log.minRetained = 6;
@@ -160,7 +167,7 @@ class EventReadAheadTest {
   @Test
   void an_id_that_does_not_match_the_number_is_empty() {
     MemoryLog log = new MemoryLog(10);
-    EventReadAhead ahead = new EventReadAhead(log, 4);
+    EventReadAhead ahead = ahead(log, 4);
 
     assertThat(ahead.read(2, UUID.randomUUID())).isEmpty();
     assertThat(ahead.read(2, log.event(2).id())).contains(log.event(2));
@@ -169,7 +176,7 @@ class EventReadAheadTest {
   @Test
   void an_event_appended_after_its_window_was_read_is_read_again() {
     MemoryLog log = new MemoryLog(2);
-    EventReadAhead ahead = new EventReadAhead(log, 8);
+    EventReadAhead ahead = ahead(log, 8);
     assertThat(ahead.read(1, log.event(1).id())).contains(log.event(1));
 
     log.append();
@@ -183,7 +190,7 @@ class EventReadAheadTest {
   void concurrent_misses_in_one_window_share_one_read() throws Exception {
     MemoryLog log = new MemoryLog(50);
     log.holdReads = new CountDownLatch(1);
-    EventReadAhead ahead = new EventReadAhead(log, 16);
+    EventReadAhead ahead = ahead(log, 16);
 
     List<Future<Optional<Event>>> answers = new ArrayList<>();
     answers.add(threads.submit(() -> ahead.read(1, log.event(1).id())));
@@ -210,7 +217,7 @@ class EventReadAheadTest {
     MemoryLog log = new MemoryLog(50);
     log.holdReads = new CountDownLatch(1);
     log.failFirst = new IllegalStateException("database away");
-    EventReadAhead ahead = new EventReadAhead(log, 16);
+    EventReadAhead ahead = ahead(log, 16);
 
     Future<Optional<Event>> first = threads.submit(() -> ahead.read(1, log.event(1).id()));
     assertThat(log.readStarted.await(10, TimeUnit.SECONDS)).isTrue();
@@ -235,7 +242,7 @@ class EventReadAheadTest {
   @Test
   void the_cache_holds_at_most_four_windows() {
     MemoryLog log = new MemoryLog(200);
-    EventReadAhead ahead = new EventReadAhead(log, 8);
+    EventReadAhead ahead = ahead(log, 8);
 
     for (long seq = 1; seq <= 200; seq++) {
       ahead.read(seq, log.event(seq).id());
@@ -243,5 +250,56 @@ class EventReadAheadTest {
     }
     assertThat(ahead.read(1, log.event(1).id())).contains(log.event(1));
     assertThat(log.reads).as("event 1 was evicted and read again").hasSize(26);
+  }
+
+  @Test
+  void a_first_miss_inside_a_window_reads_from_its_own_number() {
+    MemoryLog log = new MemoryLog(100);
+    EventReadAhead ahead = ahead(log, 8);
+
+    for (long seq = 5; seq <= 12; seq++) {
+      assertThat(ahead.read(seq, log.event(seq).id())).contains(log.event(seq));
+    }
+    assertThat(ahead.read(3, log.event(3).id())).contains(log.event(3));
+
+    assertThat(log.reads).hasSize(2);
+    assertThat(log.reads.get(0)).containsExactly(4, 8);
+    assertThat(log.reads.get(1)).containsExactly(2, 8);
+  }
+
+  @Test
+  void an_old_window_read_when_full_stays_for_the_next_jobs() {
+    MemoryLog log = new MemoryLog(100);
+    EventReadAhead ahead = ahead(log, 4);
+    for (long seq = 50; seq <= 65; seq++) {
+      ahead.read(seq, log.event(seq).id());
+    }
+    assertThat(ahead.cached()).isEqualTo(16);
+    int before = log.reads.size();
+
+    for (long seq = 1; seq <= 4; seq++) {
+      assertThat(ahead.read(seq, log.event(seq).id())).contains(log.event(seq));
+    }
+
+    assertThat(log.reads).as("one read for the old window").hasSize(before + 1);
+    assertThat(ahead.cached()).isEqualTo(16);
+  }
+
+  @Test
+  void an_event_is_served_from_memory_only_within_the_keep() {
+    MemoryLog log = new MemoryLog(10);
+    EventReadAhead ahead = ahead(log, 4);
+    assertThat(ahead.read(1, log.event(1).id())).contains(log.event(1));
+    log.minRetained = 5;
+
+    now.addAndGet(Duration.ofMillis(1000).toNanos());
+    assertThat(ahead.read(2, log.event(2).id()))
+        .as("within the keep: served as read, although retention removed it since")
+        .contains(log.event(2));
+    assertThat(log.reads).hasSize(1);
+
+    now.addAndGet(1);
+    assertThat(ahead.read(3, log.event(3).id())).as("past the keep: read again, gone").isEmpty();
+    assertThat(log.reads).hasSize(2);
   }
 }
