@@ -78,6 +78,9 @@ public final class BusDispatchModule {
       Objects.requireNonNull(deliveryRetentionInterval, "deliveryRetentionInterval");
       Objects.requireNonNull(jobTimeout, "jobTimeout");
       Objects.requireNonNull(readAheadKeep, "readAheadKeep");
+      if (readAheadKeep.isNegative() || readAheadKeep.isZero()) {
+        throw new IllegalArgumentException("bus.dispatch.readAheadKeep must be positive");
+      }
       if (readAhead < 1) {
         throw new IllegalArgumentException("bus.dispatch.readAhead must be at least 1");
       }

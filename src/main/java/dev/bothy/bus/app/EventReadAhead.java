@@ -41,13 +41,32 @@ final class EventReadAhead {
   private final long keepNanos;
   private final LongSupplier nanoTime;
 
-  private record Kept(Event event, long readAt) {}
+  /** An event kept and when it was read; compared by identity, so a stale place never matches. */
+  private static final class Kept {
+    private final Event event;
+    private final long readAt;
+
+    Kept(Event event, long readAt) {
+      this.event = event;
+      this.readAt = readAt;
+    }
+
+    Event event() {
+      return event;
+    }
+
+    long readAt() {
+      return readAt;
+    }
+  }
 
   private final Map<Long, Kept> kept = new ConcurrentHashMap<>();
-  // The numbers in the order they were kept, so eviction drops the earliest read, not the lowest
-  // number: a job that reads an old window (a retry, a replay) must find it there afterwards.
-  private final ConcurrentLinkedQueue<Long> keptOrder = new ConcurrentLinkedQueue<>();
+  // The entries in the order they were kept, so eviction drops the earliest read, not the lowest
+  // number: a job that reads an old window (a retry, a replay) must find it there afterwards. An
+  // entry read again is queued again; its earlier place no longer matches and is skipped.
+  private final ConcurrentLinkedQueue<Kept> keptOrder = new ConcurrentLinkedQueue<>();
   private final AtomicInteger keptCount = new AtomicInteger();
+  private final AtomicInteger orderCount = new AtomicInteger();
 
   /** A read in progress: the numbers it covers, first to last, and its end. */
   private record Reading(long first, long last, CompletableFuture<Void> done) {}
@@ -72,7 +91,11 @@ final class EventReadAhead {
     }
     this.window = window;
     this.capacity = window * 4;
-    this.keepNanos = Objects.requireNonNull(keep, "keep").toNanos();
+    Objects.requireNonNull(keep, "keep");
+    if (keep.isNegative() || keep.isZero()) {
+      throw new IllegalArgumentException("bus.dispatch.readAheadKeep must be positive");
+    }
+    this.keepNanos = keep.toNanos();
     this.nanoTime = Objects.requireNonNull(nanoTime, "nanoTime");
   }
 
@@ -116,28 +139,27 @@ final class EventReadAhead {
       Map.Entry<Long, Reading> below = reading.floorEntry(seq);
       running = below != null && below.getValue().last() >= seq ? below.getValue() : null;
       if (running == null) {
-        mine = new Reading(seq, seq + window - 1, new CompletableFuture<>());
+        // Up to the next range being read, so no row is read twice at once.
+        Long next = reading.higherKey(seq);
+        long limit = next == null ? window : Math.min(window, next - seq);
+        mine = new Reading(seq, seq + limit - 1, new CompletableFuture<>());
         reading.put(seq, mine);
       }
     }
-    if (mine != null) {
-      return readWindow(seq, mine);
-    }
-    if (awaitRead(running)) {
-      Event event = fresh(seq);
-      if (event != null) {
-        return event;
+    if (mine == null) {
+      if (awaitRead(running)) {
+        Event event = fresh(seq);
+        if (event != null) {
+          return event;
+        }
       }
+      // The range's read failed, or its event left meanwhile: read it alone.
+      List<Event> own = readAfter(seq - 1, 1);
+      return own.isEmpty() || own.get(0).seq() != seq ? null : own.get(0);
     }
-    // The range's read failed, or did not reach this number: read it alone.
-    List<Event> own = readAfter(seq - 1, 1);
-    return own.isEmpty() || own.get(0).seq() != seq ? null : own.get(0);
-  }
-
-  private Event readWindow(long seq, Reading mine) {
     boolean done = false;
     try {
-      List<Event> read = readAfter(seq - 1, window);
+      List<Event> read = readAfter(seq - 1, (int) (mine.last() - seq + 1));
       keep(read);
       done = true;
       // From the read itself: the answer does not depend on what eviction left.
@@ -178,17 +200,21 @@ final class EventReadAhead {
   private void keep(List<Event> events) {
     long now = nanoTime.getAsLong();
     for (Event event : events) {
-      if (kept.put(event.seq(), new Kept(event, now)) == null) {
+      Kept entry = new Kept(event, now);
+      if (kept.put(event.seq(), entry) == null) {
         keptCount.incrementAndGet();
-        keptOrder.add(event.seq());
       }
+      keptOrder.add(entry);
+      orderCount.incrementAndGet();
     }
-    while (keptCount.get() > capacity) {
-      Long oldest = keptOrder.poll();
+    // Also bounds the queue, which holds the earlier places of entries read again.
+    while (keptCount.get() > capacity || orderCount.get() > 2 * capacity) {
+      Kept oldest = keptOrder.poll();
       if (oldest == null) {
         break;
       }
-      if (kept.remove(oldest) != null) {
+      orderCount.decrementAndGet();
+      if (kept.remove(oldest.event().seq(), oldest)) {
         keptCount.decrementAndGet();
       }
     }

@@ -302,4 +302,52 @@ class EventReadAheadTest {
     assertThat(ahead.read(3, log.event(3).id())).as("past the keep: read again, gone").isEmpty();
     assertThat(log.reads).hasSize(2);
   }
+
+  @Test
+  void a_window_read_again_after_the_keep_takes_the_newest_place() {
+    MemoryLog log = new MemoryLog(100);
+    EventReadAhead ahead = ahead(log, 4);
+    for (long seq = 1; seq <= 16; seq++) {
+      ahead.read(seq, log.event(seq).id());
+    }
+    now.addAndGet(Duration.ofSeconds(2).toNanos());
+    assertThat(ahead.read(1, log.event(1).id())).contains(log.event(1));
+    for (long seq = 50; seq <= 61; seq++) {
+      ahead.read(seq, log.event(seq).id());
+    }
+    int before = log.reads.size();
+
+    for (long seq = 2; seq <= 4; seq++) {
+      assertThat(ahead.read(seq, log.event(seq).id())).contains(log.event(seq));
+    }
+
+    assertThat(log.reads).as("the window read again was kept, the stale ones left").hasSize(before);
+  }
+
+  @Test
+  void a_miss_inside_a_running_range_waits_and_one_below_reads_up_to_it() throws Exception {
+    MemoryLog log = new MemoryLog(50);
+    CountDownLatch hold = new CountDownLatch(1);
+    log.holdReads = hold;
+    EventReadAhead ahead = ahead(log, 8);
+
+    Future<Optional<Event>> five = threads.submit(() -> ahead.read(5, log.event(5).id()));
+    assertThat(log.readStarted.await(10, TimeUnit.SECONDS)).isTrue();
+    Future<Optional<Event>> twelve = threads.submit(() -> ahead.read(12, log.event(12).id()));
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (ahead.waiting() < 1 && System.nanoTime() < deadline) {
+      Thread.sleep(5);
+    }
+    assertThat(ahead.waiting()).as("12 waits for the read of 5 to 12").isEqualTo(1);
+    log.holdReads = null;
+    assertThat(ahead.read(3, log.event(3).id())).contains(log.event(3));
+    assertThat(log.reads).hasSize(2);
+    assertThat(log.reads.get(0)).containsExactly(4, 8);
+    assertThat(log.reads.get(1)).as("from 3 up to the running range at 5").containsExactly(2, 2);
+
+    hold.countDown();
+    assertThat(five.get(10, TimeUnit.SECONDS)).contains(log.event(5));
+    assertThat(twelve.get(10, TimeUnit.SECONDS)).contains(log.event(12));
+    assertThat(log.reads).as("12 was served by the read of 5").hasSize(2);
+  }
 }
