@@ -3,7 +3,8 @@
 # 127.0.0.1 (webhooks.allowedNetworks [127.0.0.0/8], webhooks.allowPlainHttp, webhooks.maxRateLimit
 # 100000 and subscriptions that ask for it) with 1 and with
 # 100 subscriptions, side by side with the ceiling (the same signed POSTs of the same body from
-# a plain Java HTTP client loop at the webhooks queue's default concurrency, no database); then
+# a plain Java HTTP client loop at the concurrency Bothy keeps open to one receiver with the
+# defaults, webhooks.maxConnectionsPerTarget, no database); then
 # the latency from an append's commit to the receiver at 200 events/s.
 #
 # Prints "variant<TAB>sample_seconds" rows on stdout (BENCH_DELIVERIES per sample) and the

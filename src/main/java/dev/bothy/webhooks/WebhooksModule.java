@@ -43,6 +43,15 @@ import java.util.function.Function;
  * }</pre>
  */
 public final class WebhooksModule {
+  /** Default of {@code webhooks.maxConnections}. */
+  public static final int DEFAULT_MAX_CONNECTIONS = ConnectionSettings.DEFAULT_MAX_CONNECTIONS;
+
+  /**
+   * Default of {@code webhooks.maxConnectionsPerTarget}: the requests one receiver gets at once.
+   */
+  public static final int DEFAULT_MAX_CONNECTIONS_PER_TARGET =
+      ConnectionSettings.DEFAULT_MAX_CONNECTIONS_PER_TARGET;
+
   /**
    * Everything the module reads from the configuration; each field names its key.
    *
@@ -62,6 +71,9 @@ public final class WebhooksModule {
    * @param maxUrlLength {@code webhooks.maxUrlLength}
    * @param maxEventTypes {@code webhooks.maxEventTypes}
    * @param secretRotationWindow {@code webhooks.secretRotationWindow}
+   * @param maxConnections {@code webhooks.maxConnections}: open connections to all receivers
+   * @param maxConnectionsPerTarget {@code webhooks.maxConnectionsPerTarget}: open connections, and
+   *     so requests at once, to one receiver
    * @param pageSize {@code consumer.batchSize}: events per read of a chain or a recovery
    * @param cleanerBatchSize {@code jobs.cleanerBatchSize}: attempts per delete
    */
@@ -81,10 +93,17 @@ public final class WebhooksModule {
       int maxUrlLength,
       int maxEventTypes,
       Duration secretRotationWindow,
+      int maxConnections,
+      int maxConnectionsPerTarget,
       int pageSize,
       int cleanerBatchSize) {
     /** Checks that every field is present and copies the list. */
     public Settings {
+      if (maxConnectionsPerTarget < 1 || maxConnections < maxConnectionsPerTarget) {
+        throw new IllegalArgumentException(
+            "webhooks.maxConnectionsPerTarget must be at least 1 and at most"
+                + " webhooks.maxConnections");
+      }
       allowedNetworks = List.copyOf(allowedNetworks);
       Objects.requireNonNull(requestTimeout, "requestTimeout");
       Objects.requireNonNull(jobTimeoutMargin, "jobTimeoutMargin");
@@ -137,7 +156,10 @@ public final class WebhooksModule {
                 policy,
                 HostResolver.system(),
                 settings.maxResponseBodyChars(),
-                ConnectionSettings.defaults(settings.requestTimeout())));
+                ConnectionSettings.limits(
+                    settings.maxConnections(),
+                    settings.maxConnectionsPerTarget(),
+                    settings.requestTimeout())));
   }
 
   /**

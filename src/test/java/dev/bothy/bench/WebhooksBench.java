@@ -6,6 +6,7 @@ import dev.bothy.platform.pg.EmbeddedPostgresServer;
 import dev.bothy.testing.EventLogFixture;
 import dev.bothy.testing.PgExtension;
 import dev.bothy.webhooks.NewSubscription;
+import dev.bothy.webhooks.WebhooksModule;
 import dev.bothy.webhooks.domain.WebhookSecret;
 import dev.bothy.webhooks.domain.WebhookSignature;
 import dev.bothy.wire.BenchApp;
@@ -43,15 +44,21 @@ import java.util.regex.Pattern;
  * {@code all} role (the consumer, the delivery jobs, the pinned transport, the attempt records) to
  * a receiver on 127.0.0.1 with 1 and with 100 subscriptions, side by side with the ceiling: the
  * same signed POSTs of the same bodies from a plain Java HTTP client loop at the same concurrency
- * (the {@code webhooks} queue's default workers), no database. Then the latency from an append's
- * commit to the receiver at 200 events per second to one subscription.
+ * (the requests Bothy has open to one receiver with the defaults: {@code
+ * webhooks.maxConnectionsPerTarget}), no database. Then the latency from an append's commit to the
+ * receiver at 200 events per second to one subscription.
  *
  * <p>Prints {@code variant<TAB>seconds} rows (a fixed number of deliveries per sample) on stdout
  * and the comparison on stderr.
  */
 public final class WebhooksBench {
   private static final Pattern SEQ = Pattern.compile("\"seq\"\\s*:\\s*(\\d+)");
-  private static final int CONCURRENCY = JobsConfig.WEBHOOKS_QUEUE_WORKERS;
+  // The most POSTs Bothy has in flight to one receiver with the defaults: the webhooks queue's
+  // workers, capped per receiver by webhooks.maxConnectionsPerTarget (D-WF-7). The ceiling POSTs at
+  // that concurrency, so both sides keep the same number of requests open to the receiver.
+  private static final int CONCURRENCY =
+      Math.min(
+          JobsConfig.WEBHOOKS_QUEUE_WORKERS, WebhooksModule.DEFAULT_MAX_CONNECTIONS_PER_TARGET);
   // The highest webhooks.maxRateLimit, configured below: the variants measure what a delivery
   // costs, not the shipped per-subscription cap of 1,000 attempts per second, which alone keeps one
   // subscription under half of any ceiling above 2,000 POSTs per second (D-WF-3).
@@ -78,7 +85,7 @@ public final class WebhooksBench {
           .build();
 
   // The floor's transactions: two clients keep both cores busy, and a thousand deliveries per
-  // transaction is a larger batch than any step of a delivery takes (the queue has 20 workers).
+  // transaction is a larger batch than any step of a delivery takes (the queue has 100 workers).
   private static final int FLOOR_CLIENTS = 2;
   private static final int FLOOR_BATCH = 1000;
 

@@ -53,6 +53,11 @@ class ConfigurationTest {
         "zero shutdown budget | shutdown:\\n  totalTimeout: 0s | shutdown.totalTimeout",
         "pool wait below Hikari's minimum | database:\\n  connectionTimeout: 10ms"
             + " | database.connectionTimeout",
+        "no connections to a webhook target | webhooks:\\n  maxConnectionsPerTarget: 0"
+            + " | webhooks.maxConnectionsPerTarget",
+        "more connections per webhook target than in all | webhooks:\\n  maxConnections: 10\\n"
+            + "  maxConnectionsPerTarget: 20 | webhooks.maxConnectionsPerTarget must not exceed"
+            + " webhooks.maxConnections",
         "queue name not a word | jobs:\\n  queues:\\n    Web-Hooks: 2 | jobs.queues: 'Web-Hooks'",
         "queue without workers | jobs:\\n  queues:\\n    default: 0 | jobs.queues.default must be",
         "job timeout not below the rescue age | jobs:\\n  defaultTimeout: 2h"

@@ -400,6 +400,9 @@ public final class CrossKeyChecks {
     if (webhooks.defaultRateLimit() > webhooks.maxRateLimit()) {
       problems.add("webhooks.defaultRateLimit must not exceed webhooks.maxRateLimit");
     }
+    if (webhooks.maxConnectionsPerTarget() > webhooks.maxConnections()) {
+      problems.add("webhooks.maxConnectionsPerTarget must not exceed webhooks.maxConnections");
+    }
     if (webhooks.retryAfterCap() != null
         && webhooks.disableAfter() != null
         && webhooks.retryAfterCap().toNanoseconds() >= webhooks.disableAfter().toNanoseconds()) {

@@ -24,9 +24,12 @@ public class JobsConfig {
 
   /**
    * Workers of the queue {@code webhooks} in the default {@code jobs.queues}: each waits on a
-   * receiver for up to {@code webhooks.requestTimeout}.
+   * receiver for up to {@code webhooks.requestTimeout}. One receiver gets at most {@code
+   * webhooks.maxConnectionsPerTarget} requests at once (20 by default) whatever this number; the
+   * workers beyond that keep other receivers served and let the deliveries' database work run in
+   * larger batches (D-WF-7). A delivery thread holds no database connection while it sends.
    */
-  public static final int WEBHOOKS_QUEUE_WORKERS = 20;
+  public static final int WEBHOOKS_QUEUE_WORKERS = 100;
 
   /**
    * Workers of the queue {@code bus} in the default {@code jobs.queues}: the {@code bus.dispatch}

@@ -63,6 +63,11 @@ public class WebhooksConfig {
    */
   public static final Duration DEFAULT_DELIVERY_LATENCY_ALERT_AFTER = Duration.minutes(10);
 
+  /**
+   * Upper bound of {@code webhooks.maxConnections} and {@code webhooks.maxConnectionsPerTarget}.
+   */
+  public static final int MAX_CONNECTIONS_LIMIT = 10_000;
+
   /** Default of {@code webhooks.secretRotationWindow}. */
   public static final Duration DEFAULT_SECRET_ROTATION_WINDOW = Duration.hours(24);
 
@@ -172,6 +177,24 @@ public class WebhooksConfig {
   private Duration secretRotationWindow = DEFAULT_SECRET_ROTATION_WINDOW;
 
   @Doc(
+      "Most open connections to all webhook receivers together; a delivery beyond it waits for"
+          + " one within webhooks.requestTimeout.")
+  @Min(1)
+  @Max(MAX_CONNECTIONS_LIMIT)
+  @JsonProperty
+  private int maxConnections = WebhooksModule.DEFAULT_MAX_CONNECTIONS;
+
+  @Doc(
+      "Most open connections, and so requests at once, to one webhook receiver (scheme, host,"
+          + " port and address), whatever the webhooks queue's workers; a delivery beyond it waits"
+          + " for one within webhooks.requestTimeout, and a receiver too slow for its traffic gets"
+          + " timeouts and the retry schedule.")
+  @Min(1)
+  @Max(MAX_CONNECTIONS_LIMIT)
+  @JsonProperty
+  private int maxConnectionsPerTarget = WebhooksModule.DEFAULT_MAX_CONNECTIONS_PER_TARGET;
+
+  @Doc(
       "The delivery latency (append to 2xx) whose 0.99 quantile fires the alert"
           + " BothyWebhookDeliveryLatency; the shipped rule holds the default, so a change here"
           + " needs the same change in infra/observability/prometheus/rules/bothy-alerts.yaml.")
@@ -262,6 +285,24 @@ public class WebhooksConfig {
   }
 
   /**
+   * Returns {@code webhooks.maxConnections}.
+   *
+   * @return open connections to all receivers
+   */
+  public int maxConnections() {
+    return maxConnections;
+  }
+
+  /**
+   * Returns {@code webhooks.maxConnectionsPerTarget}.
+   *
+   * @return open connections to one receiver
+   */
+  public int maxConnectionsPerTarget() {
+    return maxConnectionsPerTarget;
+  }
+
+  /**
    * Maps this section, with the keys of other sections the module reads, to its settings.
    *
    * @param consumer the {@code consumer} section
@@ -285,6 +326,8 @@ public class WebhooksConfig {
         maxUrlLength,
         maxEventTypes,
         secretRotationWindow.toJavaDuration(),
+        maxConnections,
+        maxConnectionsPerTarget,
         consumer.batchSize(),
         jobs.cleanerBatchSize());
   }

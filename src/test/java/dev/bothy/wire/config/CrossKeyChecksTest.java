@@ -67,6 +67,13 @@ class CrossKeyChecksTest {
         .asString()
         .contains("webhooks.defaultRateLimit", "webhooks.maxRateLimit")
         .doesNotContain("300", "200");
+    assertThat(problems("{\"webhooks\":{\"maxConnections\":10,\"maxConnectionsPerTarget\":20}}"))
+        .singleElement()
+        .asString()
+        .contains("webhooks.maxConnectionsPerTarget", "webhooks.maxConnections")
+        .doesNotContain("10", "20");
+    assertThat(problems("{\"webhooks\":{\"maxConnections\":20,\"maxConnectionsPerTarget\":20}}"))
+        .isEmpty();
     assertThat(problems("{\"webhooks\":{\"retryAfterCap\":\"2d\",\"disableAfter\":\"2d\"}}"))
         .singleElement()
         .asString()

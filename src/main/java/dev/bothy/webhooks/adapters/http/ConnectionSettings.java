@@ -22,10 +22,12 @@ public record ConnectionSettings(
     Duration connectTimeout,
     SSLContext tlsContext) {
 
-  /** The default of {@link #maxConnections()}. */
+  /** The default of {@link #maxConnections()}, {@code webhooks.maxConnections}. */
   public static final int DEFAULT_MAX_CONNECTIONS = 200;
 
-  /** The default of {@link #maxConnectionsPerTarget()}. */
+  /**
+   * The default of {@link #maxConnectionsPerTarget()}, {@code webhooks.maxConnectionsPerTarget}.
+   */
   public static final int DEFAULT_MAX_CONNECTIONS_PER_TARGET = 20;
 
   /** Checks the values. */
@@ -40,18 +42,29 @@ public record ConnectionSettings(
   }
 
   /**
-   * Returns the default limits with the JVM's default TLS context.
+   * Returns the default limits of {@code webhooks.maxConnections} and {@code
+   * webhooks.maxConnectionsPerTarget} with the JVM's default TLS context.
    *
    * @param connectTimeout the connect timeout, {@code webhooks.requestTimeout}
    * @return the settings
    */
   public static ConnectionSettings defaults(Duration connectTimeout) {
+    return limits(DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_TARGET, connectTimeout);
+  }
+
+  /**
+   * Returns the given limits with the JVM's default TLS context.
+   *
+   * @param maxConnections {@code webhooks.maxConnections}
+   * @param maxConnectionsPerTarget {@code webhooks.maxConnectionsPerTarget}
+   * @param connectTimeout the connect timeout, {@code webhooks.requestTimeout}
+   * @return the settings
+   */
+  public static ConnectionSettings limits(
+      int maxConnections, int maxConnectionsPerTarget, Duration connectTimeout) {
     try {
       return new ConnectionSettings(
-          DEFAULT_MAX_CONNECTIONS,
-          DEFAULT_MAX_CONNECTIONS_PER_TARGET,
-          connectTimeout,
-          SSLContext.getDefault());
+          maxConnections, maxConnectionsPerTarget, connectTimeout, SSLContext.getDefault());
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("the JVM has no default TLS context", e);
     }

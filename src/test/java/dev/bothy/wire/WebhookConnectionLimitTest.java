@@ -1,0 +1,106 @@
+package dev.bothy.wire;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.bothy.testing.PgExtension;
+import java.net.InetSocketAddress;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code webhooks.maxConnectionsPerTarget} caps the requests one receiver gets at once, whatever
+ * the {@code webhooks} queue's workers: the deliveries beyond it wait for a connection (D-WF-7).
+ */
+class WebhookConnectionLimitTest {
+  @RegisterExtension static final PgExtension PG = new PgExtension();
+
+  private static final int PER_TARGET = 2;
+  private static final int WORKERS = 8;
+  private static final int EVENTS = 8;
+
+  @TempDir Path dir;
+
+  @Test
+  void one_receiver_never_gets_more_requests_at_once_than_the_per_target_limit() throws Exception {
+    AtomicInteger inFlight = new AtomicInteger();
+    AtomicInteger mostAtOnce = new AtomicInteger();
+    AtomicInteger received = new AtomicInteger();
+    HttpServer receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    // More receiving threads than workers, so the receiver never limits the overlap itself.
+    receiver.setExecutor(Executors.newFixedThreadPool(WORKERS * 2));
+    receiver.createContext(
+        "/hook",
+        exchange -> {
+          int now = inFlight.incrementAndGet();
+          mostAtOnce.accumulateAndGet(now, Math::max);
+          try {
+            exchange.getRequestBody().readAllBytes();
+            // Held long enough that the workers' requests overlap.
+            Thread.sleep(150);
+            received.incrementAndGet();
+            exchange.sendResponseHeaders(204, -1);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          } finally {
+            inFlight.decrementAndGet();
+            exchange.close();
+          }
+        });
+    receiver.start();
+    try {
+      ApiApp app =
+          ApiApp.start(
+              PG,
+              dir,
+              "webhooks:\n  allowedNetworks: [127.0.0.0/8]\n  allowPlainHttp: true\n"
+                  + "  maxConnectionsPerTarget: "
+                  + PER_TARGET
+                  + "\njobs:\n  queues:\n    default: 4\n    maintenance: 1\n    bus: 2\n"
+                  + "    webhooks: "
+                  + WORKERS
+                  + "\nconsumer:\n  pollInterval: 200ms\n");
+      try {
+        String url = "http://127.0.0.1:" + receiver.getAddress().getPort() + "/hook";
+        HttpResponse<String> created =
+            app.send(
+                HttpRequest.newBuilder(app.uri("/v1/webhooks/subscriptions"))
+                    .header("authorization", "Bearer " + ApiApp.ROBIN_WEBHOOKS)
+                    .header("content-type", "application/json")
+                    .POST(
+                        HttpRequest.BodyPublishers.ofString(
+                            "{\"url\":\""
+                                + url
+                                + "\",\"event_types\":[\"settings.updated\"],"
+                                + "\"rate_limit\":1000}"))
+                    .build());
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        // Batches until one batch's worth arrived: the consumer's cursor may pass the first
+        // append before the subscription is visible to it.
+        while (received.get() < EVENTS && System.nanoTime() < deadline) {
+          app.append(EVENTS);
+          long batchEnd = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+          while (received.get() < EVENTS && System.nanoTime() < batchEnd) {
+            Thread.sleep(20);
+          }
+        }
+        assertThat(received.get()).as("deliveries received").isGreaterThanOrEqualTo(EVENTS);
+        assertThat(mostAtOnce.get())
+            .as("requests in flight at once to the one receiver, with %d workers", WORKERS)
+            .isEqualTo(PER_TARGET);
+      } finally {
+        app.close();
+      }
+    } finally {
+      receiver.stop(0);
+    }
+  }
+}
