@@ -97,7 +97,13 @@ public final class WebhooksModule {
       int maxConnectionsPerTarget,
       int pageSize,
       int cleanerBatchSize) {
-    /** Checks that every field is present and copies the list. */
+    /**
+     * Checks that every field is present and the connection limits fit together, and copies the
+     * list.
+     *
+     * @throws IllegalArgumentException when {@code maxConnectionsPerTarget} is below 1 or above
+     *     {@code maxConnections}
+     */
     public Settings {
       if (maxConnectionsPerTarget < 1 || maxConnections < maxConnectionsPerTarget) {
         throw new IllegalArgumentException(

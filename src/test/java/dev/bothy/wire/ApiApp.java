@@ -36,6 +36,7 @@ import java.util.OptionalLong;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongConsumer;
 import org.slf4j.LoggerFactory;
 
@@ -318,6 +319,55 @@ public final class ApiApp implements AutoCloseable {
     assembly
         .unitOfWork()
         .run(() -> assembly.appender().append(EventLogFixture.drafts(USER, count)));
+  }
+
+  /**
+   * Creates a webhook subscription to {@code settings.updated} events through the API, with Robin's
+   * {@code webhooks:admin} token.
+   *
+   * @param url the receiver's URL
+   * @param rateLimit the subscription's {@code rate_limit}
+   * @return the API's answer; {@code 201} when it was created
+   * @throws IOException when the request fails
+   * @throws InterruptedException when interrupted
+   */
+  public HttpResponse<String> subscribe(String url, int rateLimit)
+      throws IOException, InterruptedException {
+    return send(
+        HttpRequest.newBuilder(uri("/v1/webhooks/subscriptions"))
+            .header("authorization", "Bearer " + ROBIN_WEBHOOKS)
+            .header("content-type", "application/json")
+            .POST(
+                HttpRequest.BodyPublishers.ofString(
+                    "{\"url\":\""
+                        + url
+                        + "\",\"event_types\":[\"settings.updated\"],\"rate_limit\":"
+                        + rateLimit
+                        + "}"))
+            .build());
+  }
+
+  /**
+   * Appends {@code count} events at a time until {@code done} holds, waiting up to {@code perBatch}
+   * after each batch and {@code total} in all: the webhooks consumer's cursor may pass the first
+   * events before a new subscription is visible to it.
+   *
+   * @param count events per batch
+   * @param done what the test waits for
+   * @param perBatch the wait after each batch
+   * @param total the wait in all
+   * @throws InterruptedException when interrupted
+   */
+  public void appendUntil(int count, BooleanSupplier done, Duration perBatch, Duration total)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + total.toNanos();
+    while (!done.getAsBoolean() && System.nanoTime() < deadline) {
+      append(count);
+      long batchEnd = Math.min(deadline, System.nanoTime() + perBatch.toNanos());
+      while (!done.getAsBoolean() && System.nanoTime() < batchEnd) {
+        Thread.sleep(20);
+      }
+    }
   }
 
   /**

@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.sun.net.httpserver.HttpServer;
 import dev.bothy.testing.PgExtension;
 import java.net.InetSocketAddress;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -35,7 +35,8 @@ class WebhookConnectionLimitTest {
     AtomicInteger received = new AtomicInteger();
     HttpServer receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
     // More receiving threads than workers, so the receiver never limits the overlap itself.
-    receiver.setExecutor(Executors.newFixedThreadPool(WORKERS * 2));
+    ExecutorService receiving = Executors.newFixedThreadPool(WORKERS * 2);
+    receiver.setExecutor(receiving);
     receiver.createContext(
         "/hook",
         exchange -> {
@@ -69,29 +70,10 @@ class WebhookConnectionLimitTest {
                   + "\nconsumer:\n  pollInterval: 200ms\n");
       try {
         String url = "http://127.0.0.1:" + receiver.getAddress().getPort() + "/hook";
-        HttpResponse<String> created =
-            app.send(
-                HttpRequest.newBuilder(app.uri("/v1/webhooks/subscriptions"))
-                    .header("authorization", "Bearer " + ApiApp.ROBIN_WEBHOOKS)
-                    .header("content-type", "application/json")
-                    .POST(
-                        HttpRequest.BodyPublishers.ofString(
-                            "{\"url\":\""
-                                + url
-                                + "\",\"event_types\":[\"settings.updated\"],"
-                                + "\"rate_limit\":1000}"))
-                    .build());
+        HttpResponse<String> created = app.subscribe(url, 1000);
         assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        // Batches until one batch's worth arrived: the consumer's cursor may pass the first
-        // append before the subscription is visible to it.
-        while (received.get() < EVENTS && System.nanoTime() < deadline) {
-          app.append(EVENTS);
-          long batchEnd = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-          while (received.get() < EVENTS && System.nanoTime() < batchEnd) {
-            Thread.sleep(20);
-          }
-        }
+        app.appendUntil(
+            EVENTS, () -> received.get() >= EVENTS, Duration.ofSeconds(10), Duration.ofSeconds(60));
         assertThat(received.get()).as("deliveries received").isGreaterThanOrEqualTo(EVENTS);
         assertThat(mostAtOnce.get())
             .as("requests in flight at once to the one receiver, with %d workers", WORKERS)
@@ -101,6 +83,7 @@ class WebhookConnectionLimitTest {
       }
     } finally {
       receiver.stop(0);
+      receiving.shutdownNow();
     }
   }
 }

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.sun.net.httpserver.HttpServer;
 import dev.bothy.testing.PgExtension;
 import java.net.InetSocketAddress;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -48,23 +48,9 @@ class WebhookTransportShutdownTest {
                   + "consumer:\n  pollInterval: 200ms\n");
       try {
         String url = "http://127.0.0.1:" + receiver.getAddress().getPort() + "/hook";
-        HttpResponse<String> created =
-            app.send(
-                HttpRequest.newBuilder(app.uri("/v1/webhooks/subscriptions"))
-                    .header("authorization", "Bearer " + ApiApp.ROBIN_WEBHOOKS)
-                    .header("content-type", "application/json")
-                    .POST(
-                        HttpRequest.BodyPublishers.ofString(
-                            "{\"url\":\"" + url + "\",\"event_types\":[\"settings.updated\"]}"))
-                    .build());
+        HttpResponse<String> created = app.subscribe(url, 50);
         assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        // Events until one is delivered: the consumer's cursor may pass the first append before
-        // the subscription is visible to it.
-        while (received.get() == 0 && System.nanoTime() < deadline) {
-          app.append(1);
-          awaitUntil(() -> received.get() > 0, System.nanoTime() + TimeUnit.SECONDS.toNanos(2));
-        }
+        app.appendUntil(1, () -> received.get() > 0, Duration.ofSeconds(2), Duration.ofSeconds(30));
         assertThat(received.get())
             .as("a delivery ran, so the transport's timer started")
             .isPositive();

@@ -17,10 +17,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The statements that end a running job find it by its primary key, also when the statistics say no
- * job runs: the partial index {@code jobs_running} then looks free to scan, but between two vacuums
- * it holds an entry for every job that ran, and a completion that scanned it read thousands of
- * pages (28 ms for two jobs in the webhooks benchmark, D-WF-8).
+ * The completion finds its running jobs by their primary key, also when the statistics say no job
+ * runs (the failed attempt, the snooze and the cancel by the work share its state condition, {@code
+ * JobStore.HELD}): the partial index {@code jobs_running} then looks free to scan, but between two
+ * vacuums it holds an entry for every job that ran, and a completion that scanned it read thousands
+ * of pages (28 ms for two jobs in the webhooks benchmark, D-WF-8).
  */
 class JobStorePlanTest {
   @RegisterExtension static final PgExtension PG = new PgExtension();
