@@ -53,6 +53,12 @@ public final class WebhooksModule {
       ConnectionSettings.DEFAULT_MAX_CONNECTIONS_PER_TARGET;
 
   /**
+   * Default of {@code webhooks.connectionWait}: how long a delivery waits for a free connection to
+   * its receiver before it is snoozed without an attempt.
+   */
+  public static final Duration DEFAULT_CONNECTION_WAIT = ConnectionSettings.DEFAULT_CONNECTION_WAIT;
+
+  /**
    * Everything the module reads from the configuration; each field names its key.
    *
    * @param allowedNetworks {@code webhooks.allowedNetworks}: CIDR blocks allowed although private
@@ -74,6 +80,8 @@ public final class WebhooksModule {
    * @param maxConnections {@code webhooks.maxConnections}: open connections to all receivers
    * @param maxConnectionsPerTarget {@code webhooks.maxConnectionsPerTarget}: open connections, and
    *     so requests at once, to one receiver
+   * @param connectionWait {@code webhooks.connectionWait}: the longest wait for a free connection
+   *     to a receiver, shorter than {@code requestTimeout}
    * @param pageSize {@code consumer.batchSize}: events per read of a chain or a recovery
    * @param cleanerBatchSize {@code jobs.cleanerBatchSize}: attempts per delete
    */
@@ -95,6 +103,7 @@ public final class WebhooksModule {
       Duration secretRotationWindow,
       int maxConnections,
       int maxConnectionsPerTarget,
+      Duration connectionWait,
       int pageSize,
       int cleanerBatchSize) {
     /**
@@ -102,7 +111,8 @@ public final class WebhooksModule {
      * list.
      *
      * @throws IllegalArgumentException when {@code maxConnectionsPerTarget} is below 1 or above
-     *     {@code maxConnections}
+     *     {@code maxConnections}, or {@code connectionWait} is not shorter than {@code
+     *     requestTimeout}
      */
     public Settings {
       if (maxConnectionsPerTarget < 1 || maxConnections < maxConnectionsPerTarget) {
@@ -118,6 +128,11 @@ public final class WebhooksModule {
       Objects.requireNonNull(attemptRetention, "attemptRetention");
       Objects.requireNonNull(attemptRetentionInterval, "attemptRetentionInterval");
       Objects.requireNonNull(secretRotationWindow, "secretRotationWindow");
+      Objects.requireNonNull(connectionWait, "connectionWait");
+      if (connectionWait.compareTo(requestTimeout) >= 0) {
+        throw new IllegalArgumentException(
+            "webhooks.connectionWait must be shorter than webhooks.requestTimeout");
+      }
     }
   }
 
@@ -165,7 +180,8 @@ public final class WebhooksModule {
                 ConnectionSettings.limits(
                     settings.maxConnections(),
                     settings.maxConnectionsPerTarget(),
-                    settings.requestTimeout())));
+                    settings.requestTimeout(),
+                    settings.connectionWait())));
   }
 
   /**

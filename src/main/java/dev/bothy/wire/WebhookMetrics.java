@@ -18,6 +18,8 @@ import java.util.function.Supplier;
  * <ul>
  *   <li>{@code bothy_webhooks_attempts_total{bothy_webhook_outcome}}: attempts by outcome ({@code
  *       delivered}, {@code gone}, {@code retry_after}, {@code failed});
+ *   <li>{@code bothy_webhooks_receiver_busy_total}: deliveries snoozed without an attempt, as every
+ *       connection to their receiver stayed busy for {@code webhooks.connectionWait} (D-WF-9);
  *   <li>{@code bothy_webhooks_delivery_latency_seconds}: from an event's append to its delivery's
  *       2xx answer (summary), what the alert BothyWebhookDeliveryLatency watches;
  *   <li>{@code bothy_webhooks_subscriptions{bothy_webhook_state}}: subscriptions by state ({@code
@@ -29,6 +31,7 @@ import java.util.function.Supplier;
  */
 final class WebhookMetrics implements DeliveryMetrics {
   static final String ATTEMPTS = "bothy.webhooks.attempts";
+  static final String RECEIVER_BUSY = "bothy.webhooks.receiver_busy";
   static final String LATENCY = "bothy.webhooks.delivery_latency_seconds";
   static final String OUTCOME = "bothy_webhook_outcome";
   static final String SUBSCRIPTIONS = "bothy.webhooks.subscriptions";
@@ -39,6 +42,8 @@ final class WebhookMetrics implements DeliveryMetrics {
 
   WebhookMetrics(MetricRegistry registry) {
     this.registry = registry;
+    // Shown at zero from the start, so a rate over it needs no first busy receiver.
+    registry.counter(RECEIVER_BUSY);
   }
 
   /**
@@ -82,6 +87,11 @@ final class WebhookMetrics implements DeliveryMetrics {
       outcome = "failed";
     }
     registry.counter(LabelledDropwizardExports.name(ATTEMPTS, OUTCOME, outcome)).inc();
+  }
+
+  @Override
+  public void receiverBusy() {
+    registry.counter(RECEIVER_BUSY).inc();
   }
 
   @Override

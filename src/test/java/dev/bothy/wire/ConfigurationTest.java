@@ -58,6 +58,11 @@ class ConfigurationTest {
         "more connections per webhook target than in all | webhooks:\\n  maxConnections: 10\\n"
             + "  maxConnectionsPerTarget: 20 | webhooks.maxConnectionsPerTarget must not exceed"
             + " webhooks.maxConnections",
+        "connection wait below its minimum | webhooks:\\n  connectionWait: 5ms"
+            + " | webhooks.connectionWait",
+        "connection wait not below the request timeout | webhooks:\\n  requestTimeout: 2s\\n"
+            + "  connectionWait: 2s | webhooks.connectionWait must be shorter than"
+            + " webhooks.requestTimeout",
         "queue name not a word | jobs:\\n  queues:\\n    Web-Hooks: 2 | jobs.queues: 'Web-Hooks'",
         "queue without workers | jobs:\\n  queues:\\n    default: 0 | jobs.queues.default must be",
         "job timeout not below the rescue age | jobs:\\n  defaultTimeout: 2h"

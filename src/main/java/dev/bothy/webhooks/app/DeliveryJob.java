@@ -45,7 +45,9 @@ import org.slf4j.LoggerFactory;
  *       an attempt of the subscription's rate limit ({@link RateSlots}), or snooze until the next
  *       window.
  *   <li>Sign and send outside any transaction, through the {@link WebhookTransport} with {@code
- *       webhooks.requestTimeout}.
+ *       webhooks.requestTimeout}. A receiver whose connections all stayed busy for {@code
+ *       webhooks.connectionWait} ({@link ReceiverBusy}) got nothing: the job snoozes as long,
+ *       without an attempt (D-WF-9).
  *   <li>Record the attempt and act on the {@link DeliveryVerdict}: a success of an unordered
  *       subscription (or a resend) joins the group commit of the {@link DeliveredRecorder}, which
  *       ends the failure streak and raises the last delivered number; any other outcome has its own
@@ -222,6 +224,11 @@ public final class DeliveryJob {
       SendResult sent = send(stored, event, attemptedAt);
       result = Optional.of(sent);
       verdict = DeliveryVerdict.classify(sent, clock.now(), settings.retryAfterCap());
+    } catch (ReceiverBusy busy) {
+      // Nothing was sent: not an attempt and no failure, and the worker goes to other receivers
+      // while this one's connections are taken (D-WF-9).
+      metrics.receiverBusy();
+      throw context.snooze(busy.waited());
     } catch (WebhookTargetRefused refused) {
       // Checked again at every attempt: DNS answers and the configuration change.
       result = Optional.empty();

@@ -13,6 +13,9 @@ public interface DeliveryMetrics {
 
         @Override
         public void deliveredAfter(Duration latency) {}
+
+        @Override
+        public void receiverBusy() {}
       };
 
   /**
@@ -28,4 +31,10 @@ public interface DeliveryMetrics {
    * @param latency the time
    */
   void deliveredAfter(Duration latency);
+
+  /**
+   * Counts one delivery snoozed without an attempt because every connection to its receiver stayed
+   * busy for {@code webhooks.connectionWait} ({@link ReceiverBusy}).
+   */
+  void receiverBusy();
 }

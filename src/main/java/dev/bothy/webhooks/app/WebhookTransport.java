@@ -14,6 +14,8 @@ public interface WebhookTransport extends AutoCloseable {
    * @param request the signed request
    * @return the response, or the kind of error; never throws for a network problem, a refused
    *     target or a timeout
+   * @throws ReceiverBusy when no connection to the target came free within the transport's
+   *     connection wait: nothing was sent, so it is not an attempt
    */
   SendResult send(OutgoingRequest request);
 

@@ -403,6 +403,13 @@ public final class CrossKeyChecks {
     if (webhooks.maxConnectionsPerTarget() > webhooks.maxConnections()) {
       problems.add("webhooks.maxConnectionsPerTarget must not exceed webhooks.maxConnections");
     }
+    if (webhooks.connectionWait() != null
+        && webhooks.requestTimeout() != null
+        && webhooks.connectionWait().toNanoseconds() >= webhooks.requestTimeout().toNanoseconds()) {
+      problems.add(
+          "webhooks.connectionWait must be shorter than webhooks.requestTimeout, or a delivery"
+              + " that waited for a connection has no time left to send");
+    }
     if (webhooks.retryAfterCap() != null
         && webhooks.disableAfter() != null
         && webhooks.retryAfterCap().toNanoseconds() >= webhooks.disableAfter().toNanoseconds()) {

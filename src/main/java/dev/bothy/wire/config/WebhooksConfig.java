@@ -68,6 +68,10 @@ public class WebhooksConfig {
    */
   public static final int MAX_CONNECTIONS_LIMIT = 10_000;
 
+  /** Default of {@code webhooks.connectionWait}. */
+  public static final Duration DEFAULT_CONNECTION_WAIT =
+      Duration.seconds(WebhooksModule.DEFAULT_CONNECTION_WAIT.toSeconds());
+
   /** Default of {@code webhooks.secretRotationWindow}. */
   public static final Duration DEFAULT_SECRET_ROTATION_WINDOW = Duration.hours(24);
 
@@ -178,7 +182,7 @@ public class WebhooksConfig {
 
   @Doc(
       "Most open connections to all webhook receivers together; a delivery beyond it waits for"
-          + " one within webhooks.requestTimeout.")
+          + " one up to webhooks.connectionWait.")
   @Min(1)
   @Max(MAX_CONNECTIONS_LIMIT)
   @JsonProperty
@@ -187,12 +191,22 @@ public class WebhooksConfig {
   @Doc(
       "Most open connections, and so requests at once, to one webhook receiver (scheme, host,"
           + " port and address), whatever the webhooks queue's workers; a delivery beyond it waits"
-          + " for one within webhooks.requestTimeout, and a receiver too slow for its traffic gets"
-          + " timeouts and the retry schedule.")
+          + " for one up to webhooks.connectionWait and is then snoozed without an attempt.")
   @Min(1)
   @Max(MAX_CONNECTIONS_LIMIT)
   @JsonProperty
   private int maxConnectionsPerTarget = WebhooksModule.DEFAULT_MAX_CONNECTIONS_PER_TARGET;
+
+  @Doc(
+      "How long a delivery waits for a free connection to its receiver when all it may have"
+          + " (webhooks.maxConnectionsPerTarget, webhooks.maxConnections) are busy; past it the"
+          + " job is snoozed for as long, without an attempt, and its worker serves other"
+          + " receivers. Shorter than webhooks.requestTimeout.")
+  @NotNull
+  @MinDuration(value = 10, unit = TimeUnit.MILLISECONDS)
+  @MaxDuration(value = 5, unit = TimeUnit.MINUTES)
+  @JsonProperty
+  private Duration connectionWait = DEFAULT_CONNECTION_WAIT;
 
   @Doc(
       "The delivery latency (append to 2xx) whose 0.99 quantile fires the alert"
@@ -303,6 +317,15 @@ public class WebhooksConfig {
   }
 
   /**
+   * Returns {@code webhooks.connectionWait}.
+   *
+   * @return the longest wait for a free connection to a receiver
+   */
+  public Duration connectionWait() {
+    return connectionWait;
+  }
+
+  /**
    * Maps this section, with the keys of other sections the module reads, to its settings.
    *
    * @param consumer the {@code consumer} section
@@ -328,6 +351,7 @@ public class WebhooksConfig {
         secretRotationWindow.toJavaDuration(),
         maxConnections,
         maxConnectionsPerTarget,
+        connectionWait.toJavaDuration(),
         consumer.batchSize(),
         jobs.cleanerBatchSize());
   }

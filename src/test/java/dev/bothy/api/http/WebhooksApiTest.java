@@ -245,6 +245,7 @@ class WebhooksApiTest {
     assertThat(prometheus)
         .contains("bothy_webhooks_attempts_total{bothy_webhook_outcome=\"delivered\"}")
         .contains("bothy_webhooks_delivery_latency_seconds{quantile=\"0.99\"}")
+        .containsPattern("(?m)^bothy_webhooks_receiver_busy_total [0-9.]+$")
         .containsPattern("bothy_webhooks_subscriptions\\{bothy_webhook_state=\"active\"} [1-9]")
         .contains("bothy_webhooks_subscriptions{bothy_webhook_state=\"failing\"} 0.0");
   }

@@ -414,6 +414,38 @@ class WebhookDeliveryTest {
   }
 
   @Test
+  void a_receiver_busy_past_the_connection_wait_snoozes_the_job_without_an_attempt()
+      throws SQLException {
+    Duration wait = Duration.ofMillis(250);
+    hooks.close();
+    hooks =
+        new WebhooksFixture(
+            PG.app(),
+            request -> {
+              throw new ReceiverBusy(wait);
+            },
+            DISABLE_AFTER);
+    UUID id = create(false).subscription().id();
+    hooks.log.append(Ids.newId(), 1);
+    drainConsumer();
+
+    List<RuntimeException> ends = workDue();
+
+    assertThat(ends).hasSize(1).allSatisfy(end -> assertThat(end).isInstanceOf(JobEnd.class));
+    JobEnd end = (JobEnd) ends.get(0);
+    assertThat(end.verb()).as("not an attempt of the schedule").isEqualTo(JobEnd.Verb.SNOOZE);
+    assertThat(end.delay()).isEqualTo(wait);
+    assertThat(hooks.subscriptions.attempts(id, OptionalLong.empty(), 10))
+        .as("nothing was sent, so no attempt is recorded")
+        .isEmpty();
+    assertThat(show(id).failingSince()).as("no failure streak").isEmpty();
+    assertThat(show(id).state()).isEqualTo(SubscriptionState.ACTIVE);
+    assertThat(hooks.dueJobs())
+        .singleElement()
+        .satisfies(job -> assertThat(job.attempt()).as("the attempt is not used up").isZero());
+  }
+
+  @Test
   void a_retry_after_of_zero_leaves_the_wait_to_the_schedule() throws SQLException {
     create(false);
     hooks.log.append(Ids.newId(), 1);

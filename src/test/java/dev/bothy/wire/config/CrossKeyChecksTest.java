@@ -74,6 +74,12 @@ class CrossKeyChecksTest {
         .doesNotContain("10", "20");
     assertThat(problems("{\"webhooks\":{\"maxConnections\":20,\"maxConnectionsPerTarget\":20}}"))
         .isEmpty();
+    assertThat(problems("{\"webhooks\":{\"requestTimeout\":\"2s\",\"connectionWait\":\"2s\"}}"))
+        .singleElement()
+        .asString()
+        .contains("webhooks.connectionWait", "webhooks.requestTimeout");
+    assertThat(problems("{\"webhooks\":{\"requestTimeout\":\"2s\",\"connectionWait\":\"1999ms\"}}"))
+        .isEmpty();
     assertThat(problems("{\"webhooks\":{\"retryAfterCap\":\"2d\",\"disableAfter\":\"2d\"}}"))
         .singleElement()
         .asString()

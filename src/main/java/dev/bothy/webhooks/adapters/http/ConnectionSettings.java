@@ -13,6 +13,9 @@ import javax.net.ssl.SSLContext;
  *     checked address)
  * @param connectTimeout the longest wait for a TCP connection and TLS handshake; the wiring passes
  *     {@code webhooks.requestTimeout}, and the request's own timeout ends the attempt in any case
+ * @param connectionWait the longest wait for a free connection of the pool when the target's (or
+ *     the total) limit is reached, {@code webhooks.connectionWait}; past it the send throws {@link
+ *     dev.bothy.webhooks.app.ReceiverBusy} without sending
  * @param tlsContext the TLS context whose trust store judges receivers' certificates; the JVM's
  *     default in production, a test's own trust in tests. The host name is always verified
  */
@@ -20,6 +23,7 @@ public record ConnectionSettings(
     int maxConnections,
     int maxConnectionsPerTarget,
     Duration connectTimeout,
+    Duration connectionWait,
     SSLContext tlsContext) {
 
   /** The default of {@link #maxConnections()}, {@code webhooks.maxConnections}. */
@@ -30,6 +34,13 @@ public record ConnectionSettings(
    */
   public static final int DEFAULT_MAX_CONNECTIONS_PER_TARGET = 20;
 
+  /**
+   * The default of {@link #connectionWait()}, {@code webhooks.connectionWait}: long enough for a
+   * receiver answering in tens of milliseconds to free a connection many times over, short enough
+   * that a backlogged receiver does not hold the workers other receivers need.
+   */
+  public static final Duration DEFAULT_CONNECTION_WAIT = Duration.ofSeconds(1);
+
   /** Checks the values. */
   public ConnectionSettings {
     if (maxConnections < 1 || maxConnectionsPerTarget < 1) {
@@ -38,18 +49,26 @@ public record ConnectionSettings(
     if (connectTimeout == null || connectTimeout.isNegative() || connectTimeout.isZero()) {
       throw new IllegalArgumentException("the connect timeout must be positive");
     }
+    if (connectionWait == null || connectionWait.isNegative() || connectionWait.isZero()) {
+      throw new IllegalArgumentException("the connection wait must be positive");
+    }
     Objects.requireNonNull(tlsContext, "tlsContext");
   }
 
   /**
-   * Returns the default limits of {@code webhooks.maxConnections} and {@code
-   * webhooks.maxConnectionsPerTarget} with the JVM's default TLS context.
+   * Returns the defaults of {@code webhooks.maxConnections}, {@code
+   * webhooks.maxConnectionsPerTarget} and {@code webhooks.connectionWait} with the JVM's default
+   * TLS context.
    *
    * @param connectTimeout the connect timeout, {@code webhooks.requestTimeout}
    * @return the settings
    */
   public static ConnectionSettings defaults(Duration connectTimeout) {
-    return limits(DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_CONNECTIONS_PER_TARGET, connectTimeout);
+    return limits(
+        DEFAULT_MAX_CONNECTIONS,
+        DEFAULT_MAX_CONNECTIONS_PER_TARGET,
+        connectTimeout,
+        DEFAULT_CONNECTION_WAIT);
   }
 
   /**
@@ -58,13 +77,21 @@ public record ConnectionSettings(
    * @param maxConnections {@code webhooks.maxConnections}
    * @param maxConnectionsPerTarget {@code webhooks.maxConnectionsPerTarget}
    * @param connectTimeout the connect timeout, {@code webhooks.requestTimeout}
+   * @param connectionWait the wait for a free connection, {@code webhooks.connectionWait}
    * @return the settings
    */
   public static ConnectionSettings limits(
-      int maxConnections, int maxConnectionsPerTarget, Duration connectTimeout) {
+      int maxConnections,
+      int maxConnectionsPerTarget,
+      Duration connectTimeout,
+      Duration connectionWait) {
     try {
       return new ConnectionSettings(
-          maxConnections, maxConnectionsPerTarget, connectTimeout, SSLContext.getDefault());
+          maxConnections,
+          maxConnectionsPerTarget,
+          connectTimeout,
+          connectionWait,
+          SSLContext.getDefault());
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("the JVM has no default TLS context", e);
     }

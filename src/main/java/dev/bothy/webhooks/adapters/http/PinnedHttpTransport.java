@@ -2,6 +2,7 @@ package dev.bothy.webhooks.adapters.http;
 
 import dev.bothy.webhooks.app.HostResolver;
 import dev.bothy.webhooks.app.OutgoingRequest;
+import dev.bothy.webhooks.app.ReceiverBusy;
 import dev.bothy.webhooks.app.SendResult;
 import dev.bothy.webhooks.app.TargetGuard;
 import dev.bothy.webhooks.app.WebhookTransport;
@@ -43,6 +44,7 @@ import org.apache.hc.client5.http.impl.routing.DefaultRoutePlanner;
 import org.apache.hc.client5.http.protocol.HttpClientContext;
 import org.apache.hc.client5.http.ssl.DefaultClientTlsStrategy;
 import org.apache.hc.core5.http.ClassicHttpResponse;
+import org.apache.hc.core5.http.ConnectionRequestTimeoutException;
 import org.apache.hc.core5.http.ContentType;
 import org.apache.hc.core5.http.Header;
 import org.apache.hc.core5.http.HttpEntity;
@@ -65,7 +67,9 @@ import org.apache.hc.core5.util.Timeout;
  * authentication cached, no proxy taken from the environment, no request retried, no response
  * decompressed. The response body is read up to {@code maxResponseBodyChars} characters and the
  * connection dropped after that; a timer cancels the request when its timeout passes, so a slow
- * receiver cannot hold a worker longer than {@code webhooks.requestTimeout}.
+ * receiver cannot hold a worker longer than {@code webhooks.requestTimeout}. When the target's
+ * connections (or all of them) are busy, a send waits for one up to the connection wait and then
+ * throws {@link ReceiverBusy} without sending (D-WF-9).
  *
  * <p>It logs nothing: the delivery job records the attempt. Close it to release its connections and
  * its timer thread.
@@ -96,6 +100,7 @@ public final class PinnedHttpTransport implements WebhookTransport, AutoCloseabl
   private final PoolingHttpClientConnectionManager connections;
   private final CloseableHttpClient client;
   private final ScheduledThreadPoolExecutor deadlines;
+  private final Duration connectionWait;
 
   /**
    * Builds a transport.
@@ -118,6 +123,7 @@ public final class PinnedHttpTransport implements WebhookTransport, AutoCloseabl
     Objects.requireNonNull(settings, "settings");
     this.guard = new TargetGuard(policy, resolver);
     this.maxResponseBodyChars = maxResponseBodyChars;
+    this.connectionWait = settings.connectionWait();
     this.connections =
         PoolingHttpClientConnectionManagerBuilder.create()
             .setDnsResolver(NO_LOOKUP)
@@ -189,12 +195,15 @@ public final class PinnedHttpTransport implements WebhookTransport, AutoCloseabl
     if (left.isNegative() || left.isZero()) {
       return SendResult.error(SendResult.TIMEOUT, since(start));
     }
-    Timeout timeout = Timeout.of(left);
+    // A wait for the pool counts against the request's timeout too, but a wait cut short by the
+    // connection wait sent nothing: that is a busy receiver, not an attempt (D-WF-9).
+    boolean waitShorter = connectionWait.compareTo(left) < 0;
+    Duration poolWait = waitShorter ? connectionWait : left;
     HttpClientContext context = HttpClientContext.create();
     context.setRequestConfig(
         RequestConfig.custom()
-            .setResponseTimeout(timeout)
-            .setConnectionRequestTimeout(timeout)
+            .setResponseTimeout(Timeout.of(left))
+            .setConnectionRequestTimeout(Timeout.of(poolWait))
             .build());
 
     AtomicBoolean timedOut = new AtomicBoolean();
@@ -224,6 +233,11 @@ public final class PinnedHttpTransport implements WebhookTransport, AutoCloseabl
             }
             return read[0];
           });
+    } catch (ConnectionRequestTimeoutException e) {
+      if (waitShorter && !timedOut.get()) {
+        throw new ReceiverBusy(connectionWait);
+      }
+      return SendResult.error(SendResult.TIMEOUT, since(start));
     } catch (IOException e) {
       if (read[0] != null) {
         return read[0];

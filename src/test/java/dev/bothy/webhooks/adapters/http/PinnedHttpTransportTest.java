@@ -6,6 +6,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.classic.spi.IThrowableProxy;
 import dev.bothy.testing.CapturedLog;
 import dev.bothy.webhooks.app.OutgoingRequest;
+import dev.bothy.webhooks.app.ReceiverBusy;
 import dev.bothy.webhooks.app.SendResult;
 import dev.bothy.webhooks.domain.Cidr;
 import dev.bothy.webhooks.domain.DeliveryVerdict;
@@ -186,6 +187,52 @@ class PinnedHttpTransportTest {
     assertThat(result.status()).isZero();
     assertThat(result.elapsed()).isGreaterThanOrEqualTo(timeout).isLessThan(TIMEOUT);
     assertThat(verdict(result)).isEqualTo(new DeliveryVerdict.Failed("timeout"));
+  }
+
+  @Test
+  void a_receiver_whose_connections_stay_busy_past_the_connection_wait_is_busy_not_an_attempt()
+      throws Exception {
+    receiver.respond(
+        (exchange, release) -> {
+          awaitQuietly(release);
+          LoopbackReceiver.status(200, "").respond(exchange, release);
+        });
+    Duration wait = Duration.ofMillis(200);
+    transport =
+        new PinnedHttpTransport(
+            LOOPBACK_ALLOWED,
+            // One lookup per send.
+            ScriptedResolver.answering("127.0.0.1").then("127.0.0.1"),
+            100,
+            ConnectionSettings.limits(10, 1, TIMEOUT, wait));
+    OutgoingRequest request = request(receiver.uri(HOST, "/"), "{}", TIMEOUT);
+    java.util.concurrent.ExecutorService first =
+        java.util.concurrent.Executors.newSingleThreadExecutor();
+    try {
+      // The first request takes the target's only connection and is held by the receiver.
+      java.util.concurrent.Future<SendResult> held = first.submit(() -> transport.send(request));
+      long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (receiver.received().isEmpty() && System.nanoTime() < until) {
+        Thread.sleep(10);
+      }
+      assertThat(receiver.received()).hasSize(1);
+
+      long start = System.nanoTime();
+      Throwable thrown =
+          org.assertj.core.api.Assertions.catchThrowable(() -> transport.send(request));
+      Duration took = Duration.ofNanos(System.nanoTime() - start);
+
+      assertThat(thrown)
+          .as("a send that never got a connection")
+          .isInstanceOfSatisfying(
+              ReceiverBusy.class, busy -> assertThat(busy.waited()).isEqualTo(wait));
+      assertThat(took).isGreaterThanOrEqualTo(wait).isLessThan(TIMEOUT);
+      assertThat(receiver.received()).as("nothing was sent").hasSize(1);
+      receiver.release().countDown();
+      assertThat(held.get(10, TimeUnit.SECONDS).status()).as("the held request").isEqualTo(200);
+    } finally {
+      first.shutdownNow();
+    }
   }
 
   @Test

@@ -110,7 +110,8 @@ class PinnedHttpTransportTlsTest {
             HTTPS_ONLY,
             ScriptedResolver.answering("127.0.0.1"),
             100,
-            new ConnectionSettings(10, 2, TIMEOUT, trust))) {
+            new ConnectionSettings(
+                10, 2, TIMEOUT, ConnectionSettings.DEFAULT_CONNECTION_WAIT, trust))) {
       URI target = URI.create("https://" + host + ":" + server.getAddress().getPort() + "/hook");
       return transport.send(new OutgoingRequest(target, Map.of(), new byte[] {'{', '}'}, TIMEOUT));
     }
