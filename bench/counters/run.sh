@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Counters benchmark: units of work that each commit one advance(event_seq, 1) in the sync
-# hook (Bothy), against pgbench running the same SQL shape (the ceiling: set_config x3, the
-# counter UPDATE ... RETURNING, COMMIT) on the same embedded PostgreSQL 18, at 1, 8 and 32
-# concurrent writers. Each sample is the time to commit a fixed number of units
+# hook (Bothy), against pgbench running the same SQL shape (the ceiling: the counter
+# UPDATE ... RETURNING, COMMIT; the unit's timeouts are set once per connection, ADR 0028) on
+# the same embedded PostgreSQL 18, at 1, 8 and 32 concurrent writers. Each sample is the time to commit a fixed number of units
 # (BENCH_UNITS, default 3200).
 #
 # Prints "variant<TAB>sample_seconds" rows on stdout and a table of rates per writer count on

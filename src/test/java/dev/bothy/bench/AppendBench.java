@@ -40,10 +40,6 @@ public final class AppendBench {
               .split(","));
 
   private static final Map<Integer, HikariDataSource> POOLS = new HashMap<>();
-  private static final String TIMEOUTS =
-      "SELECT set_config('statement_timeout', '30000ms', true),"
-          + " set_config('lock_timeout', '5000ms', true),"
-          + " set_config('idle_in_transaction_session_timeout', '60000ms', true);";
 
   private AppendBench() {}
 
@@ -284,7 +280,6 @@ public final class AppendBench {
     return String.join(
         "\n",
         "BEGIN;",
-        TIMEOUTS,
         "UPDATE sequence_counters SET value = value + "
             + n
             + " WHERE name = 'event_seq'"
@@ -307,7 +302,6 @@ public final class AppendBench {
     return String.join(
         "\n",
         "BEGIN;",
-        TIMEOUTS,
         "UPDATE sequence_counters SET value = value + "
             + n
             + " WHERE name = 'event_seq'"
@@ -328,7 +322,6 @@ public final class AppendBench {
     return String.join(
         "\n",
         "BEGIN;",
-        TIMEOUTS,
         "INSERT INTO bench_bigserial (id, type, occurred_at, resource_type, resource_id,"
             + " actor_id, payload) SELECT e.id, e.type, e.occurred_at, e.resource_type,"
             + " e.resource_id, e.actor_id, e.payload::jsonb"

@@ -21,9 +21,9 @@ import java.util.regex.Pattern;
 
 /**
  * The counters benchmark ({@code bench/run.sh counters}): units of work that each commit one {@code
- * advance(event_seq, 1)} in the sync hook, against pgbench running the same SQL shape (the three
- * {@code set_config} calls, the counter {@code UPDATE ... RETURNING}, the commit) on the same
- * embedded PostgreSQL, at 1, 8 and 32 concurrent writers.
+ * advance(event_seq, 1)} in the sync hook, against pgbench running the same SQL shape (the counter
+ * {@code UPDATE ... RETURNING} and the commit; the unit's timeouts are set once per connection, ADR
+ * 0028) on the same embedded PostgreSQL, at 1, 8 and 32 concurrent writers.
  *
  * <p>Prints one row per sample on stdout, {@code variant<TAB>seconds} for a fixed number of units,
  * and a table of rates per writer count on stderr.
@@ -42,9 +42,6 @@ public final class CountersBench {
       String.join(
           "\n",
           "BEGIN;",
-          "SELECT set_config('statement_timeout', '30000ms', true),"
-              + " set_config('lock_timeout', '5000ms', true),"
-              + " set_config('idle_in_transaction_session_timeout', '60000ms', true);",
           "UPDATE sequence_counters SET value = value + 1 WHERE name = 'event_seq' RETURNING value;",
           "COMMIT;",
           "");

@@ -8,9 +8,10 @@ import java.util.function.Supplier;
  * {@code audit}, then commit.
  *
  * <p>The unit applies {@code database.statementTimeout}, {@code database.lockTimeout} and {@code
- * database.idleInTransactionTimeout} with {@code SET LOCAL}, and retries the whole unit on a
- * deadlock ({@code 40P01}), a lock timeout ({@code 55P03}) or a serialization failure ({@code
- * 40001}) with jittered exponential backoff, up to {@code database.txMaxAttempts} attempts.
+ * database.idleInTransactionTimeout} to every unit (on the connection's session, set once per
+ * connection), and retries the whole unit on a deadlock ({@code 40P01}), a lock timeout ({@code
+ * 55P03}) or a serialization failure ({@code 40001}) with jittered exponential backoff, up to
+ * {@code database.txMaxAttempts} attempts.
  *
  * <p>The methods other than {@link #run(Work)} act on the unit of the calling thread.
  *

@@ -13,11 +13,13 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
@@ -31,8 +33,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The PostgreSQL implementation of {@link UnitOfWork}: one pooled connection and one transaction
- * per attempt, the phases in order, the timeouts with {@code SET LOCAL}, and retries of the whole
- * unit on {@code 40P01}, {@code 55P03} and {@code 40001}.
+ * per attempt, the phases in order, the three timeouts of {@link TxSettings} on the connection's
+ * session (set once per physical connection, ADR 0028), and retries of the whole unit on {@code
+ * 40P01}, {@code 55P03} and {@code 40001}.
  *
  * <p>The unit is bound to the calling thread; stores reach it through {@link PgTx#dsl()}.
  * Thread-safe: any number of threads run units concurrently, each with its own connection.
@@ -41,19 +44,27 @@ public final class PgUnitOfWork implements UnitOfWork {
   private static final Logger LOG = LoggerFactory.getLogger(PgUnitOfWork.class);
   private static final ThreadLocal<Unit> CURRENT = new ThreadLocal<>();
 
-  // SQL text on purpose: it runs on the raw connection before the unit's DSL context exists, once
-  // per unit of work (the hottest statement there is), as one prepared round trip for the three
-  // timeouts; set_config(..., true) is SET LOCAL, which jOOQ has no statement for.
-  private static final String SET_LOCAL_TIMEOUTS =
-      "select set_config('statement_timeout', ?, true),"
-          + " set_config('lock_timeout', ?, true),"
-          + " set_config('idle_in_transaction_session_timeout', ?, true)";
+  // SQL text on purpose: it runs on the raw connection before the unit's DSL context exists, as
+  // one prepared round trip for the three timeouts, once per physical connection (ADR 0028);
+  // set_config(..., false) is a session-level SET with bind parameters, which jOOQ has no
+  // statement for.
+  private static final String SET_SESSION_TIMEOUTS =
+      "select set_config('statement_timeout', ?, false),"
+          + " set_config('lock_timeout', ?, false),"
+          + " set_config('idle_in_transaction_session_timeout', ?, false)";
+
+  // The timeouts each physical connection's session holds, by connection (weak keys: a connection
+  // the pool closed leaves the map). Shared by every unit of work of the process, so two with
+  // different settings on one pool each find the connection set for the other and set it again.
+  private static final Map<PGConnection, String> SESSION_TIMEOUTS =
+      Collections.synchronizedMap(new WeakHashMap<>());
 
   private final DataSource dataSource;
   private final TxSettings settings;
   private final HookRegistry hooks;
   private final Sleeper sleeper;
   private final RetryBackoff backoff;
+  private final String timeouts;
   // The connection of every running attempt, by thread, for cancelStatement. An entry leaves the
   // map before its connection goes back to the pool, under the same bin lock a cancel holds, so a
   // cancel never reaches a connection another unit borrowed since.
@@ -79,6 +90,13 @@ public final class PgUnitOfWork implements UnitOfWork {
     this.hooks = Objects.requireNonNull(hooks, "hooks");
     this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
     this.backoff = new RetryBackoff(settings.retryBaseDelay(), settings.retryMaxDelay(), random);
+    this.timeouts =
+        settings.statementTimeout().toMillis()
+            + "ms/"
+            + settings.lockTimeout().toMillis()
+            + "ms/"
+            + settings.idleInTransactionTimeout().toMillis()
+            + "ms";
   }
 
   @Override
@@ -131,12 +149,12 @@ public final class PgUnitOfWork implements UnitOfWork {
       throw BothyException.unavailable("database unavailable: no connection from the pool", e);
     }
     try (connection) {
+      applyTimeouts(connection);
       connection.setAutoCommit(false);
       Unit unit = new Unit(connection);
       CURRENT.set(unit);
       running.put(Thread.currentThread(), connection);
       try {
-        applyTimeouts(connection);
         runHooks(unit, Phase.RIGHTS_BEGIN);
         unit.phase = Phase.WORK;
         T result = work.run();
@@ -158,13 +176,25 @@ public final class PgUnitOfWork implements UnitOfWork {
     }
   }
 
+  /**
+   * Sets the three timeouts on the connection's session unless this connection already holds them:
+   * one round trip per physical connection instead of one per unit (ADR 0028). It runs in
+   * auto-commit, outside the unit's transaction, so a unit that rolls back cannot undo it; a unit's
+   * own {@code SET LOCAL} still ends with the unit.
+   */
   private void applyTimeouts(Connection connection) throws SQLException {
-    try (PreparedStatement st = connection.prepareStatement(SET_LOCAL_TIMEOUTS)) {
+    PGConnection physical = connection.unwrap(PGConnection.class);
+    if (timeouts.equals(SESSION_TIMEOUTS.get(physical))) {
+      return;
+    }
+    connection.setAutoCommit(true);
+    try (PreparedStatement st = connection.prepareStatement(SET_SESSION_TIMEOUTS)) {
       st.setString(1, settings.statementTimeout().toMillis() + "ms");
       st.setString(2, settings.lockTimeout().toMillis() + "ms");
       st.setString(3, settings.idleInTransactionTimeout().toMillis() + "ms");
       st.execute();
     }
+    SESSION_TIMEOUTS.put(physical, timeouts);
   }
 
   private void runHooks(Unit unit, Phase phase) {

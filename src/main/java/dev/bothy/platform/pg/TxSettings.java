@@ -6,10 +6,10 @@ import java.util.Objects;
 /**
  * The settings of every unit of work, taken from the {@code database} configuration section.
  *
- * @param statementTimeout {@code database.statementTimeout}, applied with {@code SET LOCAL}
- * @param lockTimeout {@code database.lockTimeout}, applied with {@code SET LOCAL}
- * @param idleInTransactionTimeout {@code database.idleInTransactionTimeout}, applied with {@code
- *     SET LOCAL}
+ * @param statementTimeout {@code database.statementTimeout}, set on each connection's session
+ * @param lockTimeout {@code database.lockTimeout}, set on each connection's session
+ * @param idleInTransactionTimeout {@code database.idleInTransactionTimeout}, set on each
+ *     connection's session
  * @param maxAttempts {@code database.txMaxAttempts}: attempts of a unit that keeps hitting
  *     retryable errors, the first included
  * @param retryBaseDelay {@code database.txRetryBaseDelay}: the backoff before the second attempt

@@ -115,7 +115,7 @@ public class DatabaseConfig {
   @JsonProperty
   private Duration connectionTimeout = DEFAULT_CONNECTION_TIMEOUT;
 
-  @Doc("`statement_timeout` of every unit of work (`SET LOCAL`).")
+  @Doc("`statement_timeout` of every unit of work (set on each pooled connection's session).")
   @NotNull
   @MinDuration(value = 1, unit = TimeUnit.MILLISECONDS)
   @MaxDuration(value = MAX_SESSION_TIMEOUT_DAYS, unit = TimeUnit.DAYS)
@@ -123,7 +123,8 @@ public class DatabaseConfig {
   private Duration statementTimeout = DEFAULT_STATEMENT_TIMEOUT;
 
   @Doc(
-      "`lock_timeout` of every unit of work (`SET LOCAL`); a unit that hits it is retried."
+      "`lock_timeout` of every unit of work (set on each pooled connection's session); a unit"
+          + " that hits it is retried."
           + " Must be shorter than `database.statementTimeout`.")
   @NotNull
   @MinDuration(value = 1, unit = TimeUnit.MILLISECONDS)
@@ -131,7 +132,9 @@ public class DatabaseConfig {
   @JsonProperty
   private Duration lockTimeout = DEFAULT_LOCK_TIMEOUT;
 
-  @Doc("`idle_in_transaction_session_timeout` of every unit of work (`SET LOCAL`).")
+  @Doc(
+      "`idle_in_transaction_session_timeout` of every unit of work (set on each pooled"
+          + " connection's session).")
   @NotNull
   @MinDuration(value = 1, unit = TimeUnit.MILLISECONDS)
   @MaxDuration(value = MAX_SESSION_TIMEOUT_DAYS, unit = TimeUnit.DAYS)

@@ -468,26 +468,54 @@ class UnitOfWorkTest {
   }
 
   @Test
-  void the_three_timeouts_are_set_local_to_the_unit() throws SQLException {
+  void every_unit_runs_with_the_three_timeouts_set_once_on_its_connection() throws SQLException {
     HikariDataSource single = PG.pool("bothy_app", 1);
     uow = new PgUnitOfWork(single, SETTINGS, hooks, d -> {}, new Random(5));
+    // The first unit on a fresh connection fails: the timeouts must survive its rollback.
+    assertThatThrownBy(
+            () ->
+                uow.run(
+                    () -> {
+                      throw new IllegalStateException("the work failed");
+                    }))
+        .hasMessage("the work failed");
     List<String> inside =
         uow.run(
-            () ->
-                List.of(
-                    show("statement_timeout"),
-                    show("lock_timeout"),
-                    show("idle_in_transaction_session_timeout")));
+            () -> {
+              List<String> shown =
+                  List.of(
+                      show("statement_timeout"),
+                      show("lock_timeout"),
+                      show("idle_in_transaction_session_timeout"));
+              // A unit's own SET LOCAL ends with it.
+              PgTx.dsl().execute("SET LOCAL lock_timeout = '1s'");
+              return shown;
+            });
 
     assertThat(inside).containsExactly("20s", "5s", "30s");
+    assertThat(uow.run(() -> show("lock_timeout"))).isEqualTo("5s");
     try (Connection c = single.getConnection();
         Statement st = c.createStatement();
         ResultSet rs = st.executeQuery("SHOW lock_timeout")) {
       rs.next();
       assertThat(rs.getString(1))
-          .as("SET LOCAL ends with the unit, on the very connection it used")
-          .isEqualTo("0");
+          .as("set for the session once, not per unit: no round trip in each unit")
+          .isEqualTo("5s");
     }
+
+    // Another unit of work with other timeouts on the same connection gets its own.
+    TxSettings other =
+        new TxSettings(
+            Duration.ofSeconds(7),
+            Duration.ofSeconds(3),
+            Duration.ofSeconds(9),
+            SETTINGS.maxAttempts(),
+            SETTINGS.retryBaseDelay(),
+            SETTINGS.retryMaxDelay());
+    PgUnitOfWork second = new PgUnitOfWork(single, other, hooks, d -> {}, new Random(6));
+    assertThat(second.run(() -> List.of(show("statement_timeout"), show("lock_timeout"))))
+        .containsExactly("7s", "3s");
+    assertThat(uow.run(() -> show("statement_timeout"))).isEqualTo("20s");
   }
 
   @Test
