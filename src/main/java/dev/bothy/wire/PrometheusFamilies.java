@@ -160,8 +160,8 @@ final class PrometheusFamilies {
               "bothy_webhooks_attempts", "Webhook delivery attempts by what the answer meant."),
           Map.entry(
               "bothy_webhooks_receiver_busy",
-              "Webhook deliveries snoozed without an attempt: every connection to their receiver"
-                  + " stayed busy for webhooks.connectionWait."),
+              "Webhook deliveries snoozed without an attempt: every connection they may use"
+                  + " (per receiver or in all) stayed busy for webhooks.connectionWait."),
           Map.entry(
               "bothy_webhooks_delivery_latency_seconds",
               "From an event's append to the 2xx answer of its webhook delivery."),

@@ -46,8 +46,7 @@ public final class PgUnitOfWork implements UnitOfWork {
 
   // SQL text on purpose: it runs on the raw connection before the unit's DSL context exists, as
   // one prepared round trip for the three timeouts, once per physical connection (ADR 0028);
-  // set_config(..., false) is a session-level SET with bind parameters, which jOOQ has no
-  // statement for.
+  // set_config(..., false) is a session-level SET.
   private static final String SET_SESSION_TIMEOUTS =
       "select set_config('statement_timeout', ?, false),"
           + " set_config('lock_timeout', ?, false),"

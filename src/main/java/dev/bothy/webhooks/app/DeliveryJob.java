@@ -31,6 +31,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.concurrent.ThreadLocalRandom;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,8 +47,8 @@ import org.slf4j.LoggerFactory;
  *       window.
  *   <li>Sign and send outside any transaction, through the {@link WebhookTransport} with {@code
  *       webhooks.requestTimeout}. A receiver whose connections all stayed busy for {@code
- *       webhooks.connectionWait} ({@link ReceiverBusy}) got nothing: the job snoozes as long,
- *       without an attempt (D-WF-9).
+ *       webhooks.connectionWait} ({@link ReceiverBusy}) got nothing: the job snoozes as long and up
+ *       to half as long again, without an attempt (D-WF-9).
  *   <li>Record the attempt and act on the {@link DeliveryVerdict}: a success of an unordered
  *       subscription (or a resend) joins the group commit of the {@link DeliveredRecorder}, which
  *       ends the failure streak and raises the last delivered number; any other outcome has its own
@@ -228,7 +229,10 @@ public final class DeliveryJob {
       // Nothing was sent: not an attempt and no failure, and the worker goes to other receivers
       // while this one's connections are taken (D-WF-9).
       metrics.receiverBusy();
-      throw context.snooze(busy.waited());
+      // Jittered, so the deliveries that waited together do not come back together.
+      long waited = busy.waited().toMillis();
+      throw context.snooze(
+          Duration.ofMillis(waited + ThreadLocalRandom.current().nextLong(waited / 2 + 1)));
     } catch (WebhookTargetRefused refused) {
       // Checked again at every attempt: DNS answers and the configuration change.
       result = Optional.empty();

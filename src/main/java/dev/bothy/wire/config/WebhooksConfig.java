@@ -70,7 +70,7 @@ public class WebhooksConfig {
 
   /** Default of {@code webhooks.connectionWait}. */
   public static final Duration DEFAULT_CONNECTION_WAIT =
-      Duration.seconds(WebhooksModule.DEFAULT_CONNECTION_WAIT.toSeconds());
+      Duration.milliseconds(WebhooksModule.DEFAULT_CONNECTION_WAIT.toMillis());
 
   /** Default of {@code webhooks.secretRotationWindow}. */
   public static final Duration DEFAULT_SECRET_ROTATION_WINDOW = Duration.hours(24);
@@ -200,7 +200,7 @@ public class WebhooksConfig {
   @Doc(
       "How long a delivery waits for a free connection to its receiver when all it may have"
           + " (webhooks.maxConnectionsPerTarget, webhooks.maxConnections) are busy; past it the"
-          + " job is snoozed for as long, without an attempt, and its worker serves other"
+          + " job is snoozed for as long (plus jitter), without an attempt, and its worker serves other"
           + " receivers. Shorter than webhooks.requestTimeout.")
   @NotNull
   @MinDuration(value = 10, unit = TimeUnit.MILLISECONDS)

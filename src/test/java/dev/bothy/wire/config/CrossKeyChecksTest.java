@@ -80,6 +80,9 @@ class CrossKeyChecksTest {
         .contains("webhooks.connectionWait", "webhooks.requestTimeout");
     assertThat(problems("{\"webhooks\":{\"requestTimeout\":\"2s\",\"connectionWait\":\"1999ms\"}}"))
         .isEmpty();
+    assertThat(problems("{\"webhooks\":{\"requestTimeout\":\"1s\"}}"))
+        .as("the smallest request timeout fits the default connection wait")
+        .isEmpty();
     assertThat(problems("{\"webhooks\":{\"retryAfterCap\":\"2d\",\"disableAfter\":\"2d\"}}"))
         .singleElement()
         .asString()

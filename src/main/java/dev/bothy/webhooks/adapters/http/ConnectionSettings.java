@@ -37,9 +37,10 @@ public record ConnectionSettings(
   /**
    * The default of {@link #connectionWait()}, {@code webhooks.connectionWait}: long enough for a
    * receiver answering in tens of milliseconds to free a connection many times over, short enough
-   * that a backlogged receiver does not hold the workers other receivers need.
+   * that a backlogged receiver does not hold the workers other receivers need, and below the
+   * smallest {@code webhooks.requestTimeout} (1 s).
    */
-  public static final Duration DEFAULT_CONNECTION_WAIT = Duration.ofSeconds(1);
+  public static final Duration DEFAULT_CONNECTION_WAIT = Duration.ofMillis(500);
 
   /** Checks the values. */
   public ConnectionSettings {

@@ -25,9 +25,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import javax.net.ssl.SSLException;
 import org.apache.hc.client5.http.ConnectTimeoutException;
@@ -233,19 +235,38 @@ public final class PinnedHttpTransport implements WebhookTransport, AutoCloseabl
             }
             return read[0];
           });
-    } catch (ConnectionRequestTimeoutException e) {
-      if (waitShorter && !timedOut.get()) {
-        throw new ReceiverBusy(connectionWait);
-      }
+    } catch (CancellationException e) {
+      // The deadline cancelled the request while it still waited for its connection.
       return SendResult.error(SendResult.TIMEOUT, since(start));
     } catch (IOException e) {
       if (read[0] != null) {
         return read[0];
       }
+      if (waitShorter && !timedOut.get() && poolWaitEnded(e)) {
+        throw new ReceiverBusy(connectionWait);
+      }
       return SendResult.error(timedOut.get() ? SendResult.TIMEOUT : kindOf(e), since(start));
     } finally {
       deadline.cancel(false);
     }
+  }
+
+  /**
+   * Whether the failure is the end of the wait for a pooled connection: HttpClient throws {@link
+   * ConnectionRequestTimeoutException} when its own wait runs out, and a {@code
+   * RequestFailedException} caused by the pool's {@link TimeoutException} when a connection came
+   * free only after the lease's deadline. No other stage of a request throws either.
+   */
+  private static boolean poolWaitEnded(IOException e) {
+    if (e instanceof ConnectionRequestTimeoutException) {
+      return true;
+    }
+    for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
+      if (cause instanceof TimeoutException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static Map<String, String> kept(ClassicHttpResponse response) {
