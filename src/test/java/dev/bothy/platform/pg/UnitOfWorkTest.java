@@ -9,6 +9,9 @@ import dev.bothy.kernel.ErrorKind;
 import dev.bothy.kernel.txn.Phase;
 import dev.bothy.kernel.txn.TxKey;
 import dev.bothy.testing.PgExtension;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -26,6 +29,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -516,6 +520,57 @@ class UnitOfWorkTest {
     assertThat(second.run(() -> List.of(show("statement_timeout"), show("lock_timeout"))))
         .containsExactly("7s", "3s");
     assertThat(uow.run(() -> show("statement_timeout"))).isEqualTo("20s");
+  }
+
+  @Test
+  void the_timeouts_cost_one_statement_per_physical_connection_not_one_per_unit() throws Exception {
+    HikariDataSource single = PG.pool("bothy_app", 1);
+    AtomicInteger sets = new AtomicInteger();
+    uow = new PgUnitOfWork(counting(single, sets), SETTINGS, hooks, d -> {}, new Random(7));
+    for (int i = 0; i < 5; i++) {
+      assertThat(uow.run(() -> show("lock_timeout"))).isEqualTo("5s");
+    }
+    assertThat(sets).as("five units on one connection, one set_config").hasValue(1);
+
+    single.getHikariPoolMXBean().softEvictConnections();
+    assertThat(uow.run(() -> show("lock_timeout")))
+        .as("a new physical connection gets them too")
+        .isEqualTo("5s");
+    assertThat(sets).hasValue(2);
+  }
+
+  /** The pool, with connections that count the statements setting the timeouts. */
+  private static DataSource counting(DataSource pool, AtomicInteger sets) {
+    return (DataSource)
+        Proxy.newProxyInstance(
+            UnitOfWorkTest.class.getClassLoader(),
+            new Class<?>[] {DataSource.class},
+            (proxy, method, args) -> {
+              Object result = invoke(method, pool, args);
+              if (!method.getName().equals("getConnection")) {
+                return result;
+              }
+              Connection connection = (Connection) result;
+              return Proxy.newProxyInstance(
+                  UnitOfWorkTest.class.getClassLoader(),
+                  new Class<?>[] {Connection.class},
+                  (p, m, a) -> {
+                    if (m.getName().equals("prepareStatement")
+                        && a[0] instanceof String sql
+                        && sql.contains("set_config")) {
+                      sets.incrementAndGet();
+                    }
+                    return invoke(m, connection, a);
+                  });
+            });
+  }
+
+  private static Object invoke(Method method, Object target, Object[] args) throws Throwable {
+    try {
+      return method.invoke(target, args);
+    } catch (InvocationTargetException e) {
+      throw e.getCause();
+    }
   }
 
   @Test
