@@ -29,7 +29,6 @@ final class SqlText {
       Map.of(
           "dev/bothy/sync/adapters/postgres/JooqEventRepository.java", Set.of("INSERT_AND_NOTIFY"),
           "dev/bothy/sync/adapters/postgres/JooqPartitionRepository.java", Set.of("PARTITIONS"),
-          "dev/bothy/platform/pg/PgUnitOfWork.java", Set.of("SET_SESSION_TIMEOUTS"),
           "dev/bothy/platform/pg/Listener.java", Set.of("LISTEN"));
 
   // A literal that starts like a statement, or holds a clause or a cast no prose has.

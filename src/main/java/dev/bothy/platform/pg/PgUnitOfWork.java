@@ -9,7 +9,6 @@ import dev.bothy.kernel.txn.TxKey;
 import dev.bothy.kernel.txn.UnitOfWork;
 import dev.bothy.kernel.txn.Work;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,8 +24,10 @@ import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 import javax.sql.DataSource;
 import org.jooq.DSLContext;
+import org.jooq.Field;
 import org.jooq.SQLDialect;
 import org.jooq.impl.DSL;
+import org.jooq.impl.SQLDataType;
 import org.postgresql.PGConnection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,14 +44,6 @@ import org.slf4j.LoggerFactory;
 public final class PgUnitOfWork implements UnitOfWork {
   private static final Logger LOG = LoggerFactory.getLogger(PgUnitOfWork.class);
   private static final ThreadLocal<Unit> CURRENT = new ThreadLocal<>();
-
-  // SQL text on purpose: it runs on the raw connection before the unit's DSL context exists, as
-  // one prepared round trip for the three timeouts, once per physical connection (ADR 0028);
-  // set_config(..., false) is a session-level SET.
-  private static final String SET_SESSION_TIMEOUTS =
-      "select set_config('statement_timeout', ?, false),"
-          + " set_config('lock_timeout', ?, false),"
-          + " set_config('idle_in_transaction_session_timeout', ?, false)";
 
   // The timeouts each physical connection's session holds, by connection (weak keys: a connection
   // the pool closed leaves the map). Shared by every unit of work of the process, so two with
@@ -187,13 +180,24 @@ public final class PgUnitOfWork implements UnitOfWork {
       return;
     }
     connection.setAutoCommit(true);
-    try (PreparedStatement st = connection.prepareStatement(SET_SESSION_TIMEOUTS)) {
-      st.setString(1, settings.statementTimeout().toMillis() + "ms");
-      st.setString(2, settings.lockTimeout().toMillis() + "ms");
-      st.setString(3, settings.idleInTransactionTimeout().toMillis() + "ms");
-      st.execute();
-    }
+    // set_config(..., false) is a session-level SET; one statement for the three.
+    DSL.using(connection, SQLDialect.POSTGRES)
+        .select(
+            sessionSetting("statement_timeout", settings.statementTimeout()),
+            sessionSetting("lock_timeout", settings.lockTimeout()),
+            sessionSetting(
+                "idle_in_transaction_session_timeout", settings.idleInTransactionTimeout()))
+        .fetch();
     SESSION_TIMEOUTS.put(physical, timeouts);
+  }
+
+  private static Field<String> sessionSetting(String name, Duration value) {
+    return DSL.function(
+        "set_config",
+        SQLDataType.VARCHAR,
+        DSL.val(name),
+        DSL.val(value.toMillis() + "ms"),
+        DSL.val(false));
   }
 
   private void runHooks(Unit unit, Phase phase) {
