@@ -43,6 +43,28 @@ public interface UnitOfWork {
   <T> T run(Work<T> work);
 
   /**
+   * Runs a unit whose work sends exactly one statement, as that statement's own transaction
+   * (auto-commit): one round trip to the database where {@link #run(Work)} costs the statement and
+   * a {@code COMMIT}. For the hot single statements of a runtime (the job runtime's fetch and
+   * completion, ADR 0029); anything that writes in more than one statement uses {@link #run(Work)}.
+   *
+   * <p>Everything else is as in {@link #run(Work)}: the timeouts, the retries of the whole unit,
+   * the phase hooks, the unit's values and callbacks, the {@link #afterCommit} callbacks once the
+   * statement committed. A statement of a hook counts as the unit's. A second statement is refused
+   * before it is sent, with {@code internal}; the first has committed by then, which is why only
+   * work that sends one statement by construction may run here.
+   *
+   * @param work the caller's work; sends one statement; may run more than once
+   * @param <T> the result type
+   * @return the work's result, after its statement committed and the {@link #afterCommit} callbacks
+   *     ran
+   * @throws dev.bothy.kernel.BothyException as {@link #run(Work)}, and {@code internal} for a
+   *     second statement
+   * @throws RuntimeException as {@link #run(Work)}
+   */
+  <T> T runStatement(Work<T> work);
+
+  /**
    * Runs work in the calling thread's unit when there is one, else in a new unit: for services that
    * are called both from inside a unit (then they must see and join its transaction) and on their
    * own.

@@ -23,6 +23,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 import javax.sql.DataSource;
+import org.jooq.ConnectionProvider;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.SQLDialect;
@@ -93,6 +94,15 @@ public final class PgUnitOfWork implements UnitOfWork {
 
   @Override
   public <T> T run(Work<T> work) {
+    return runUnit(work, false);
+  }
+
+  @Override
+  public <T> T runStatement(Work<T> work) {
+    return runUnit(work, true);
+  }
+
+  private <T> T runUnit(Work<T> work, boolean oneStatement) {
     Objects.requireNonNull(work, "work");
     if (CURRENT.get() != null) {
       throw BothyException.internal(
@@ -102,7 +112,7 @@ public final class PgUnitOfWork implements UnitOfWork {
     for (int attempt = 1; ; attempt++) {
       Attempt<T> done;
       try {
-        done = attempt(work);
+        done = attempt(work, oneStatement);
       } catch (RuntimeException | Error failure) {
         Optional<String> state = SqlStates.retryable(failure);
         if (state.isEmpty()) {
@@ -133,7 +143,7 @@ public final class PgUnitOfWork implements UnitOfWork {
 
   private record Attempt<T>(Unit unit, T result) {}
 
-  private <T> Attempt<T> attempt(Work<T> work) {
+  private <T> Attempt<T> attempt(Work<T> work, boolean oneStatement) {
     Connection connection;
     try {
       connection = dataSource.getConnection();
@@ -142,8 +152,10 @@ public final class PgUnitOfWork implements UnitOfWork {
     }
     try (connection) {
       applyTimeouts(connection);
-      connection.setAutoCommit(false);
-      Unit unit = new Unit(connection);
+      // One statement needs no transaction block: in auto-commit it commits on its own, without
+      // the COMMIT round trip (ADR 0029).
+      connection.setAutoCommit(oneStatement);
+      Unit unit = new Unit(connection, oneStatement);
       CURRENT.set(unit);
       running.put(Thread.currentThread(), connection);
       try {
@@ -153,10 +165,14 @@ public final class PgUnitOfWork implements UnitOfWork {
         runHooks(unit, Phase.SYNC);
         runHooks(unit, Phase.AUDIT);
         unit.phase = null;
-        connection.commit();
+        if (!oneStatement) {
+          connection.commit();
+        }
         return new Attempt<>(unit, result);
       } catch (Throwable failure) {
-        rollback(connection, failure);
+        if (!oneStatement) {
+          rollback(connection, failure);
+        }
         throw rethrowable(failure);
       } finally {
         running.remove(Thread.currentThread());
@@ -355,19 +371,24 @@ public final class PgUnitOfWork implements UnitOfWork {
   /** The state of one attempt of a unit. Confined to its thread. */
   static final class Unit {
     private final Connection connection;
+    private final boolean oneStatement;
     private final Map<TxKey<?>, Object> values = new IdentityHashMap<>();
     private final List<Runnable> afterCommit = new ArrayList<>();
     private final List<Runnable> completion = new ArrayList<>();
     private Phase phase = Phase.RIGHTS_BEGIN;
     private DSLContext dsl;
 
-    Unit(Connection connection) {
+    Unit(Connection connection, boolean oneStatement) {
       this.connection = connection;
+      this.oneStatement = oneStatement;
     }
 
     DSLContext dsl() {
       if (dsl == null) {
-        dsl = DSL.using(connection, SQLDialect.POSTGRES);
+        dsl =
+            oneStatement
+                ? DSL.using(new OneStatement(connection), SQLDialect.POSTGRES)
+                : DSL.using(connection, SQLDialect.POSTGRES);
       }
       return dsl;
     }
@@ -401,6 +422,36 @@ public final class PgUnitOfWork implements UnitOfWork {
               ErrorFields.redacted(e));
         }
       }
+    }
+  }
+
+  /**
+   * The connection of a statement unit, handed out for one statement: in auto-commit a second one
+   * would be a transaction of its own, so it is refused before it is sent. jOOQ acquires the
+   * connection once per statement it runs (and {@link RenderedQuery} through it).
+   */
+  private static final class OneStatement implements ConnectionProvider {
+    private final Connection connection;
+    private boolean handedOut;
+
+    OneStatement(Connection connection) {
+      this.connection = connection;
+    }
+
+    @Override
+    public Connection acquire() {
+      if (handedOut) {
+        throw BothyException.internal(
+            "a statement unit (runStatement) sends one statement; a second one would commit on"
+                + " its own: run this work with run");
+      }
+      handedOut = true;
+      return connection;
+    }
+
+    @Override
+    public void release(Connection released) {
+      // The unit closes its connection when it ends.
     }
   }
 }

@@ -29,6 +29,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -541,6 +542,30 @@ class UnitOfWorkTest {
 
   /** The pool, with connections that count the statements setting the timeouts. */
   private static DataSource counting(DataSource pool, AtomicInteger sets) {
+    return watching(
+        pool,
+        (method, args) -> {
+          if (method.getName().equals("prepareStatement")
+              && args[0] instanceof String sql
+              && sql.contains("set_config")) {
+            sets.incrementAndGet();
+          }
+        });
+  }
+
+  /** The pool, with connections that count their commits. */
+  private static DataSource countingCommits(DataSource pool, AtomicInteger commits) {
+    return watching(
+        pool,
+        (method, args) -> {
+          if (method.getName().equals("commit")) {
+            commits.incrementAndGet();
+          }
+        });
+  }
+
+  /** The pool, with connections that show each call to {@code seen} before making it. */
+  private static DataSource watching(DataSource pool, BiConsumer<Method, Object[]> seen) {
     return (DataSource)
         Proxy.newProxyInstance(
             UnitOfWorkTest.class.getClassLoader(),
@@ -555,11 +580,7 @@ class UnitOfWorkTest {
                   UnitOfWorkTest.class.getClassLoader(),
                   new Class<?>[] {Connection.class},
                   (p, m, a) -> {
-                    if (m.getName().equals("prepareStatement")
-                        && a[0] instanceof String sql
-                        && sql.contains("set_config")) {
-                      sets.incrementAndGet();
-                    }
+                    seen.accept(m, a);
                     return invoke(m, connection, a);
                   });
             });
@@ -571,6 +592,96 @@ class UnitOfWorkTest {
     } catch (InvocationTargetException e) {
       throw e.getCause();
     }
+  }
+
+  @Test
+  void a_statement_unit_commits_its_one_statement_without_a_commit_round_trip() throws Exception {
+    AtomicInteger commits = new AtomicInteger();
+    uow =
+        new PgUnitOfWork(
+            countingCommits(PG.app(), commits), SETTINGS, hooks, d -> {}, new Random(7));
+    List<String> ran = new ArrayList<>();
+
+    int inserted =
+        uow.runStatement(
+            () -> {
+              uow.afterCommit(() -> ran.add("after " + valueOfUnchecked(3)));
+              return PgTx.dsl().execute("INSERT INTO scratch VALUES (3, 'three')");
+            });
+
+    assertThat(inserted).isEqualTo(1);
+    assertThat(valueOf(3)).contains("three");
+    assertThat(ran).as("after the statement committed").containsExactly("after three");
+    assertThat(commits).as("auto-commit: no COMMIT of its own").hasValue(0);
+
+    uow.run(() -> PgTx.dsl().execute("INSERT INTO scratch VALUES (4, 'four')"));
+    assertThat(commits).as("a unit of run commits").hasValue(1);
+  }
+
+  @Test
+  void a_second_statement_in_a_statement_unit_is_refused_before_it_is_sent() throws SQLException {
+    assertThatThrownBy(
+            () ->
+                uow.runStatement(
+                    () -> {
+                      PgTx.dsl().execute("INSERT INTO scratch VALUES (3, 'three')");
+                      return PgTx.dsl().execute("INSERT INTO scratch VALUES (4, 'four')");
+                    }))
+        .isInstanceOfSatisfying(
+            BothyException.class, e -> assertThat(e.kind()).isEqualTo(ErrorKind.INTERNAL))
+        .hasMessageContaining("one statement");
+
+    assertThat(valueOf(4)).as("never sent").isEmpty();
+    assertThat(valueOf(3)).as("the first was its own transaction").contains("three");
+  }
+
+  @Test
+  void a_failing_statement_unit_writes_nothing_and_runs_no_after_commit() throws SQLException {
+    List<String> ran = new ArrayList<>();
+
+    assertThatThrownBy(
+            () ->
+                uow.runStatement(
+                    () -> {
+                      uow.afterCommit(() -> ran.add("after"));
+                      return PgTx.dsl()
+                          .execute("INSERT INTO scratch VALUES (5, 'five'), (1, 'again')");
+                    }))
+        .isInstanceOfSatisfying(
+            BothyException.class, e -> assertThat(e.kind()).isEqualTo(ErrorKind.CONFLICT));
+
+    assertThat(valueOf(5)).isEmpty();
+    assertThat(ran).isEmpty();
+    assertThat(uow.run(() -> PgTx.dsl().fetchValue("SELECT 1")))
+        .as("the connection is usable")
+        .isEqualTo(1);
+  }
+
+  @Test
+  void a_statement_unit_is_retried_like_a_unit_and_counts_each_attempt_afresh() throws Exception {
+    AtomicInteger attempts = new AtomicInteger();
+    String result =
+        uow.runStatement(
+            () -> {
+              if (attempts.incrementAndGet() == 1) {
+                // The statement itself fails as a deadlock victim would: nothing committed.
+                PgTx.dsl()
+                    .execute(
+                        "DO $$ BEGIN RAISE EXCEPTION 'victim' USING ERRCODE = '40P01'; END $$");
+              }
+              return PgTx.dsl().fetchValue("SELECT 'ok'").toString();
+            });
+
+    assertThat(result).isEqualTo("ok");
+    assertThat(attempts).hasValue(2);
+  }
+
+  @Test
+  void a_statement_unit_does_not_nest_in_a_unit() {
+    assertThatThrownBy(() -> uow.run(() -> uow.runStatement(() -> 1)))
+        .isInstanceOfSatisfying(
+            BothyException.class, e -> assertThat(e.kind()).isEqualTo(ErrorKind.INTERNAL))
+        .hasMessageContaining("do not nest");
   }
 
   @Test

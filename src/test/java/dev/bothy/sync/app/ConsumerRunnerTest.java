@@ -414,6 +414,11 @@ class ConsumerRunnerTest {
     }
 
     @Override
+    public <T> T runStatement(dev.bothy.kernel.txn.Work<T> work) {
+      throw new AssertionError("no unit expected");
+    }
+
+    @Override
     public <T> T join(dev.bothy.kernel.txn.Work<T> work) {
       throw new AssertionError("no unit expected");
     }
