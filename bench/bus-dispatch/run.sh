@@ -12,7 +12,9 @@
 # Then the latency from an append's commit to the handler at 200 events/s on each transport.
 #
 # Prints "variant<TAB>sample_seconds" rows on stdout (BENCH_EVENTS events per sample) and the
-# comparison tables on stderr. Runs through bench/run.sh bus-dispatch [runs]; needs the test classes,
+# comparison tables on stderr. Before each log sample, warm-up passes of BENCH_EVENTS events run on
+# the same worker processes, unrecorded, until their JIT is quiet (at most BENCH_WARMUP_PASSES,
+# default 10). Runs through bench/run.sh bus-dispatch [runs]; needs the test classes,
 # pgbench (Debian package postgresql-client) and nats-server (Debian package nats-server, or unpacked
 # by the tests' NatsServer). BENCH_JAVA_OPTS="-Dbench.transports=log" runs one transport.
 set -euo pipefail
@@ -21,10 +23,12 @@ runs="${1:-${BENCH_RUNS:-3}}"
 root="${BENCH_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
 events="${BENCH_EVENTS:-20000}"
 latency_seconds="${BENCH_LATENCY_SECONDS:-15}"
+warmup_passes="${BENCH_WARMUP_PASSES:-10}"
 
 [[ "$runs" =~ ^[1-9][0-9]*$ ]] || { echo "bus-dispatch: runs must be a positive integer" >&2; exit 2; }
 [[ "$events" =~ ^[1-9][0-9]*000$ ]] || { echo "bus-dispatch: BENCH_EVENTS must be a positive multiple of 1000" >&2; exit 2; }
 [[ "$latency_seconds" =~ ^[1-9][0-9]{0,2}$ ]] || { echo "bus-dispatch: BENCH_LATENCY_SECONDS must be an integer from 1 to 999" >&2; exit 2; }
+[[ "$warmup_passes" =~ ^[1-9][0-9]?$ ]] || { echo "bus-dispatch: BENCH_WARMUP_PASSES must be an integer from 1 to 99" >&2; exit 2; }
 command -v pgbench >/dev/null || { echo "bus-dispatch: pgbench is required (apt-get install postgresql-client)" >&2; exit 1; }
 [[ -d "$root/target/test-classes/dev/bothy/bench" ]] || { echo "bus-dispatch: test classes are missing; run bench/run.sh bus-dispatch without BENCH_SKIP_BUILD" >&2; exit 1; }
 
@@ -33,4 +37,4 @@ cp_file="$root/target/bench-classpath.txt"
 
 java -Dliquibase.analytics.enabled=false ${BENCH_JAVA_OPTS:-} \
   -cp "$root/target/test-classes:$root/target/classes:$(cat "$cp_file")" \
-  dev.bothy.bench.BusDispatchBench "$runs" "$events" "$latency_seconds"
+  dev.bothy.bench.BusDispatchBench "$runs" "$events" "$latency_seconds" "$warmup_passes"

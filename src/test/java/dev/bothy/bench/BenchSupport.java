@@ -17,6 +17,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -255,17 +256,30 @@ final class BenchSupport {
    */
   static void warmUp(String bench, int maxPasses, double quietShare, Callable<?> pass)
       throws Exception {
+    long self = ProcessHandle.current().pid();
+    warmUp(bench, maxPasses, quietShare, () -> compilerCpuNanos(self), pass);
+  }
+
+  /**
+   * As {@link #warmUp(String, int, double, Callable)}, with the compilers of other processes: the
+   * ones {@code compilerNanos} sums (the CPU nanoseconds their compiler threads used so far, or -1
+   * where that cannot be read), such as a benchmark's worker processes.
+   *
+   * @param compilerNanos the compiler threads' CPU so far of the processes the passes warm
+   */
+  static void warmUp(
+      String bench, int maxPasses, double quietShare, LongSupplier compilerNanos, Callable<?> pass)
+      throws Exception {
     if (maxPasses < 1) {
       throw new IllegalArgumentException("warm-up passes must be one or more");
     }
-    long self = ProcessHandle.current().pid();
     int cores = Runtime.getRuntime().availableProcessors();
     for (int n = 1; ; n++) {
-      long compiledBefore = compilerCpuNanos(self);
+      long compiledBefore = compilerNanos.getAsLong();
       long began = System.nanoTime();
       pass.call();
       long wall = System.nanoTime() - began;
-      long compiled = compilerCpuNanos(self);
+      long compiled = compilerNanos.getAsLong();
       if (compiledBefore < 0 || compiled < 0) {
         // Without /proc there is no telling: all passes run.
         System.err.printf(

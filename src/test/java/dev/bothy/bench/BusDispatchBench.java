@@ -89,6 +89,13 @@ public final class BusDispatchBench {
   private static final String WORKER_MAIN = "dev.bothy.wire.BusProbeWorker";
   private static final Duration START = Duration.ofSeconds(120);
   private static final Duration DRAIN = Duration.ofMinutes(10);
+
+  /**
+   * A warm-up pass of the log rows ends the warm-up once the worker processes' compilers used less
+   * than this share of the machine during it (D-NB-7), as in the webhooks benchmark (D-WF-4).
+   */
+  private static final double QUIET_JIT = 0.05;
+
   private static final int APPEND_UNIT = 1000;
   private static final int CEILING_JOBS = 200_000;
   private static final int LATENCY_RATE = 200;
@@ -155,6 +162,10 @@ public final class BusDispatchBench {
     int runs = args.length > 0 ? Integer.parseInt(args[0]) : 3;
     int events = args.length > 1 ? Integer.parseInt(args[1]) : 20_000;
     int latencySeconds = args.length > 2 ? Integer.parseInt(args[2]) : 15;
+    int warmupPasses = args.length > 3 ? Integer.parseInt(args[3]) : 10;
+    if (warmupPasses < 1) {
+      throw new IllegalArgumentException("warm-up passes must be one or more");
+    }
     int[] processes = BenchSupport.ints("bench.processes", 1, 2);
     List<String> transports =
         List.of(System.getProperty("bench.transports", "log,nats").split(",")).stream()
@@ -205,10 +216,16 @@ public final class BusDispatchBench {
                     server, scalar(server, "SELECT coalesce(max(seq), 0) FROM event_log"));
                 Workers workers = Workers.start(server, dir, p, null);
                 try {
-                  // Warm-up, unrecorded: the children's JIT and pools, as many events as the
-                  // sample (as on NATS, D-NC-5); with a quarter the compilers still ran through
-                  // the sample.
-                  drain(server, log, events);
+                  // Warm-up, unrecorded: the children's JIT and pools, passes of as many events
+                  // as the sample until their compilers are quiet (D-NB-7, as the webhooks
+                  // benchmark's D-WF-4); after one such pass they still used a fifth of the
+                  // machine through the sample.
+                  BenchSupport.warmUp(
+                      "bus-dispatch",
+                      warmupPasses,
+                      QUIET_JIT,
+                      workers::compilerNanos,
+                      () -> drain(server, log, events));
                   long[] jit = workers.compilerSnapshot();
                   double seconds = drain(server, log, events);
                   workers.printCompilerShare(jit);
@@ -1047,6 +1064,14 @@ public final class BusDispatchBench {
           "bus-dispatch: all %d worker processes CPU %.1f ms per 1,000 events since all were up"
               + " (%d events)%n",
           now.length, total * 10.0 / events * 1000, events);
+    }
+
+    /**
+     * The CPU nanoseconds the JIT compiler threads of every worker process used so far, or -1 where
+     * one cannot be read.
+     */
+    long compilerNanos() {
+      return compilerSnapshot()[0];
     }
 
     /** The JIT compiler threads' CPU of every worker process so far, and the time. */
