@@ -71,12 +71,28 @@ final class LabelledDropwizardExports implements MultiCollector {
     StringBuilder b = new StringBuilder(base).append('{');
     for (int i = 0; i < labels.length; i += 2) {
       String value = labels[i + 1];
-      if (value.matches(".*[,={}].*")) {
+      if (holdsSeparator(value)) {
         throw new IllegalArgumentException("a label value must not hold , = { or }: " + value);
       }
       b.append(i == 0 ? "" : ",").append(labels[i]).append('=').append(value);
     }
     return b.append('}').toString();
+  }
+
+  /**
+   * Whether a label value holds a character the exporter's parse of a name splits on. A scan, not a
+   * regular expression: this runs for every counted job, dispatch and attempt, and {@code
+   * String.matches} compiled its pattern on each call (2.9 percent of a bus worker's CPU outside
+   * the JIT, D-BD-16); {@code .*} also stopped at a line break, so a separator after one passed.
+   */
+  private static boolean holdsSeparator(String value) {
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if (c == ',' || c == '=' || c == '{' || c == '}') {
+        return true;
+      }
+    }
+    return false;
   }
 
   @Override

@@ -98,14 +98,15 @@ public final class DispatchJob {
   /**
    * The insert of the dispatch of an event to a handler, unique per pair while the job exists.
    *
-   * @param handler the handler's name
+   * @param handler the registered handler; its id was derived once, at registration, since this
+   *     runs for every event and handler in the worker consumer's round (D-BD-16)
    * @param eventId the event's id
    * @param seq the event's number
    * @return the insert
    */
-  public static JobInsert insert(String handler, UUID eventId, long seq) {
-    return JobInsert.of(new Args(HandlerRegistry.idOf(handler), eventId, seq))
-        .uniqueKey(handler + ":" + eventId);
+  public static JobInsert insert(HandlerRegistry.Registered handler, UUID eventId, long seq) {
+    return JobInsert.of(new Args(handler.id(), eventId, seq))
+        .uniqueKey(handler.handler().name() + ":" + eventId);
   }
 
   /**

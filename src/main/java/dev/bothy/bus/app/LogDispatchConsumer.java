@@ -33,7 +33,7 @@ public final class LogDispatchConsumer implements ConsumerHandler {
   public void handleEvent(Event event) {
     List<JobInsert> jobs = new ArrayList<>();
     for (HandlerRegistry.Registered r : registry.interested(event.type())) {
-      jobs.add(DispatchJob.insert(r.handler().name(), event.id(), event.seq()));
+      jobs.add(DispatchJob.insert(r, event.id(), event.seq()));
     }
     if (!jobs.isEmpty()) {
       inserter.insertLater(jobs);
