@@ -16,7 +16,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The payload codec refuses what PostgreSQL's {@code jsonb} cannot hold as sent, for every producer
  * and not only the HTTP API: U+0000 (refused by {@code jsonb}, with the payload in the error) and a
- * lone surrogate (stored as {@code ?} by the driver's UTF-8 encoder).
+ * lone surrogate (stored as {@code ?} by the driver's UTF-8 encoder). Decoding goes through one
+ * reader per record type (D-BD-16) and refuses what does not fit the record, naming the record and
+ * never a value.
  */
 class JacksonPayloadCodecTest {
   private final JacksonPayloadCodec codec = new JacksonPayloadCodec(Jackson.newObjectMapper());
