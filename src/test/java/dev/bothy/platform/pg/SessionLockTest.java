@@ -106,11 +106,13 @@ class SessionLockTest {
 
   @Test
   void a_holder_that_checks_more_often_than_the_idle_timeout_keeps_the_lock() throws Exception {
-    Duration idle = Duration.ofMillis(800);
+    // Wide enough that sam's connect on a loaded machine fits between two of alex's checks; the
+    // loop still runs longer than the timeout.
+    Duration idle = Duration.ofSeconds(2);
     try (SessionLock alex = lock("lock-beating", idle, KEY + 4);
         SessionLock sam = lock("lock-hoping", Duration.ofMinutes(1), KEY + 4)) {
       assertThat(alex.tryAcquire()).isTrue();
-      for (int i = 0; i < 8; i++) {
+      for (int i = 0; i < 15; i++) {
         Thread.sleep(200);
         assertThat(alex.held()).isTrue();
         assertThat(sam.tryAcquire()).isFalse();

@@ -53,8 +53,20 @@ class ConsumersTest {
   }
 
   @AfterEach
-  void stop() {
+  void stop() throws InterruptedException {
     runners.forEach(r -> r.stop(Duration.ofSeconds(5)));
+    // A closed connection's backend outlives close() a little: the next test's awaitListener
+    // must not find this test's listener.
+    await(
+        "the waker's connections are gone",
+        () ->
+            quietly(
+                () ->
+                    superuserScalar(
+                            "SELECT count(*) FROM pg_stat_activity WHERE application_name = '"
+                                + ListenerWaker.APPLICATION_NAME
+                                + "'")
+                        == 0));
     assertThat(fatal).isEmpty();
   }
 
@@ -622,12 +634,17 @@ class ConsumersTest {
 
     // Past the budget: the blocked handler is interrupted and the round rolls back.
     CountDownLatch inSecond = new CountDownLatch(1);
+    AtomicLong secondBackend = new AtomicLong();
     ConsumerFixture again = new ConsumerFixture(PG.pool("bothy_app", 2), 10);
     again.consumers.register(
         ConsumerName.WEBHOOKS,
         again.probe(
             e -> {
               if (mode.get() == 1) {
+                secondBackend.set(
+                    dev.bothy.platform.pg.PgTx.dsl()
+                        .resultQuery("select pg_backend_pid()")
+                        .fetchOne(0, Long.class));
                 inSecond.countDown();
                 new CountDownLatch(1).await();
               }
@@ -637,10 +654,20 @@ class ConsumersTest {
     second.start();
     assertThat(inSecond.await(10, TimeUnit.SECONDS)).isTrue();
     second.stop(Duration.ofMillis(100));
+    // The stop returns past its budget without waiting for the rollback: until the round's
+    // backend leaves its transaction, it still holds the cursor's row.
     await(
-        "the interrupted round rolled back",
+        "the interrupted round's backend left its transaction",
         () ->
-            quietly(() -> jobsPerSeq().size() == 1 && cursor(ConsumerName.WEBHOOKS) == start + 1));
+            quietly(
+                () ->
+                    superuserScalar(
+                            "SELECT count(*) FROM pg_stat_activity WHERE pid = "
+                                + secondBackend.get()
+                                + " AND state IS DISTINCT FROM 'idle'")
+                        == 0));
+    assertThat(jobsPerSeq()).as("the interrupted round rolled back").hasSize(1);
+    assertThat(cursor(ConsumerName.WEBHOOKS)).isEqualTo(start + 1);
 
     mode.set(0);
     ConsumerFixture restarted = new ConsumerFixture(PG.pool("bothy_app", 2), 10);
