@@ -1,29 +1,25 @@
 package dev.bothy.webhooks.app;
 
 import dev.bothy.kernel.Clock;
+import dev.bothy.kernel.txn.GroupCommit;
 import dev.bothy.kernel.txn.UnitOfWork;
 import dev.bothy.platform.jobs.JobCompletions;
 import dev.bothy.platform.jobs.JobContext;
 import dev.bothy.webhooks.Attempt;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Records the successes of unordered deliveries (and resends) with a group commit (D-WP-3): each
- * delivery thread queues its attempt and waits; whichever thread holds the recorder's lock writes
- * everything queued in one unit (lock the subscription rows in id order, insert the attempts, end
- * the failure streaks and raise the last delivered numbers, complete the attempts' jobs, D-WB-3),
- * and the others return once their attempt is in a committed unit. While one unit commits, the next
- * batch gathers, so a busy process writes one unit per batch instead of one per delivery.
+ * Records the successes of unordered deliveries (and resends) with a group commit (D-WP-3, a {@link
+ * GroupCommit}): each delivery thread queues its attempt and waits; one thread runs one unit for
+ * everything queued (lock the subscription rows in id order, insert the attempts, end the failure
+ * streaks and raise the last delivered numbers, complete the attempts' jobs, D-WB-3), and the
+ * others return once their attempt is in a committed unit. While one unit commits, the next batch
+ * gathers, so a busy process writes one unit per batch instead of one per delivery.
  *
  * <p>Promises the same as the unit it replaces: when {@link #record} returns, the attempt and its
  * consequences are committed; when it throws, they are not and the job fails (and is retried). A
@@ -33,15 +29,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * as the single unit did.
  */
 final class DeliveredRecorder {
-  private final UnitOfWork unitOfWork;
   private final SubscriptionRepository subscriptions;
   private final AttemptRepository attempts;
   private final Clock clock;
   private final JobCompletions completions;
-  private final ConcurrentLinkedQueue<Pending> queue = new ConcurrentLinkedQueue<>();
-  private final ReentrantLock writing = new ReentrantLock();
+  private final GroupCommit<Pending, Boolean> commit;
 
-  private record Pending(Attempt attempt, JobContext job, CompletableFuture<Void> done) {}
+  private record Pending(Attempt attempt, JobContext job) {}
 
   /**
    * Creates the recorder.
@@ -58,11 +52,11 @@ final class DeliveredRecorder {
       AttemptRepository attempts,
       Clock clock,
       JobCompletions completions) {
-    this.unitOfWork = Objects.requireNonNull(unitOfWork, "unitOfWork");
     this.subscriptions = Objects.requireNonNull(subscriptions, "subscriptions");
     this.attempts = Objects.requireNonNull(attempts, "attempts");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.completions = Objects.requireNonNull(completions, "completions");
+    this.commit = new GroupCommit<>(unitOfWork, this::write);
   }
 
   /**
@@ -74,61 +68,18 @@ final class DeliveredRecorder {
    * @throws RuntimeException what the database threw for this attempt; nothing of it is committed
    */
   void record(Attempt attempt, JobContext job) {
-    Pending mine = new Pending(attempt, job, new CompletableFuture<>());
-    queue.add(mine);
-    writing.lock();
-    try {
-      if (!mine.done().isDone()) {
-        writeQueued();
-      }
-    } finally {
-      writing.unlock();
-    }
-    // Complete by now: this thread wrote it, or a writer before it did.
-    try {
-      mine.done().join();
-    } catch (CompletionException e) {
-      if (e.getCause() instanceof RuntimeException r) {
-        throw r;
-      }
-      throw e;
-    }
+    commit.submit(new Pending(attempt, job));
   }
 
-  /** How many attempts wait for a writer; for tests. */
+  /** How many attempts wait for a unit; for tests. */
   int queued() {
-    return queue.size();
+    return commit.queued();
   }
 
-  /** Writes every queued attempt: the caller holds the lock. */
-  private void writeQueued() {
-    List<Pending> batch = new ArrayList<>();
-    for (Pending p = queue.poll(); p != null; p = queue.poll()) {
-      batch.add(p);
-    }
-    if (batch.isEmpty()) {
-      return;
-    }
-    try {
-      unitOfWork.run(() -> write(batch));
-      batch.forEach(p -> p.done().complete(null));
-    } catch (RuntimeException batchFailed) {
-      if (batch.size() == 1) {
-        batch.get(0).done().completeExceptionally(batchFailed);
-        return;
-      }
-      for (Pending p : batch) {
-        try {
-          unitOfWork.run(() -> write(List.of(p)));
-          p.done().complete(null);
-        } catch (RuntimeException failed) {
-          p.done().completeExceptionally(failed);
-        }
-      }
-    }
-  }
-
-  private Void write(List<Pending> batch) {
+  /**
+   * The batch in the caller's unit; per attempt, whether it was written (its subscription lives).
+   */
+  private List<Boolean> write(List<Pending> batch) {
     Map<UUID, Long> highest = new TreeMap<>();
     for (Pending p : batch) {
       highest.merge(p.attempt().subscriptionId(), p.attempt().eventSeq(), Math::max);
@@ -143,6 +94,6 @@ final class DeliveredRecorder {
     subscriptions.deliveredAll(highest, clock.now());
     // The jobs complete with their attempts: no unit of the job runtime's own per batch (D-WB-3).
     completions.completeTx(batch.stream().map(Pending::job).toList());
-    return null;
+    return batch.stream().map(p -> present.contains(p.attempt().subscriptionId())).toList();
   }
 }

@@ -1,6 +1,7 @@
 package dev.bothy.webhooks.app;
 
 import dev.bothy.kernel.Clock;
+import dev.bothy.kernel.txn.GroupCommit;
 import dev.bothy.kernel.txn.UnitOfWork;
 import dev.bothy.sync.Event;
 import dev.bothy.sync.EventLog;
@@ -17,18 +18,14 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The unit before a delivery's request, shared by the deliveries that start together (D-WB-1): each
- * delivery thread queues its job's arguments and waits; whichever thread holds the preparer's lock
- * runs one unit for everything queued: the subscriptions read with one statement, the events with
- * one, then the rate slots taken per subscription in id order, last (a claim locks the row until
- * the commit right after it, D-WP-1). While one unit runs, the next batch gathers, so a busy queue
- * runs one unit per batch instead of one per delivery; an idle one runs a batch of one, as before.
+ * The unit before a delivery's request, shared by the deliveries that start together (D-WB-1, a
+ * {@link GroupCommit}): each delivery thread queues its job's arguments and waits; one thread runs
+ * one unit for everything queued: the subscriptions read with one statement, the events with one,
+ * then the rate slots taken per subscription in id order, last (a claim locks the row until the
+ * commit right after it, D-WP-1). While one unit runs, the next batch gathers, so a busy queue runs
+ * one unit per batch instead of one per delivery; an idle one runs a batch of one, as before.
  *
  * <p>Promises the same as the unit per delivery it replaces: each delivery gets the verdict its own
  * unit would have given, once the batch's unit committed (a rate slot counts only then). A batch is
@@ -37,13 +34,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * so one bad delivery fails alone.
  */
 final class DeliveryPreparer {
-  private final UnitOfWork unitOfWork;
   private final SubscriptionRepository subscriptions;
   private final EventLog log;
   private final RateSlots rateSlots;
   private final Clock clock;
-  private final ConcurrentLinkedQueue<Pending> queue = new ConcurrentLinkedQueue<>();
-  private final ReentrantLock preparing = new ReentrantLock();
+  private final GroupCommit<DeliverArgs, Prepared> commit;
 
   /** What the unit before the request found for one delivery. */
   sealed interface Prepared {
@@ -60,8 +55,6 @@ final class DeliveryPreparer {
     record Send(StoredSubscription subscription, Event event) implements Prepared {}
   }
 
-  private record Pending(DeliverArgs args, CompletableFuture<Prepared> done) {}
-
   /**
    * Creates the preparer.
    *
@@ -77,11 +70,11 @@ final class DeliveryPreparer {
       EventLog log,
       RateSlots rateSlots,
       Clock clock) {
-    this.unitOfWork = Objects.requireNonNull(unitOfWork, "unitOfWork");
     this.subscriptions = Objects.requireNonNull(subscriptions, "subscriptions");
     this.log = Objects.requireNonNull(log, "log");
     this.rateSlots = Objects.requireNonNull(rateSlots, "rateSlots");
     this.clock = Objects.requireNonNull(clock, "clock");
+    this.commit = new GroupCommit<>(unitOfWork, this::prepareAll);
   }
 
   /**
@@ -93,30 +86,12 @@ final class DeliveryPreparer {
    * @throws RuntimeException what the database threw for this delivery; nothing of it is committed
    */
   Prepared prepare(DeliverArgs args) {
-    Pending mine = new Pending(args, new CompletableFuture<>());
-    queue.add(mine);
-    preparing.lock();
-    try {
-      if (!mine.done().isDone()) {
-        prepareQueued();
-      }
-    } finally {
-      preparing.unlock();
-    }
-    // Complete by now: this thread prepared it, or a thread before it did.
-    try {
-      return mine.done().join();
-    } catch (CompletionException e) {
-      if (e.getCause() instanceof RuntimeException r) {
-        throw r;
-      }
-      throw e;
-    }
+    return commit.submit(args);
   }
 
   /** How many deliveries wait for a preparing thread; for tests. */
   int queued() {
-    return queue.size();
+    return commit.queued();
   }
 
   /** Whether the job is still the subscription's to deliver. */
@@ -132,46 +107,17 @@ final class DeliveryPreparer {
         && s.heldSeq().equals(OptionalLong.of(args.seq()));
   }
 
-  /** Prepares every queued delivery: the caller holds the lock. */
-  private void prepareQueued() {
-    List<Pending> batch = new ArrayList<>();
-    for (Pending p = queue.poll(); p != null; p = queue.poll()) {
-      batch.add(p);
-    }
-    if (batch.isEmpty()) {
-      return;
-    }
-    try {
-      List<Prepared> out = unitOfWork.run(() -> prepareAll(batch));
-      for (int i = 0; i < batch.size(); i++) {
-        batch.get(i).done().complete(out.get(i));
-      }
-    } catch (RuntimeException batchFailed) {
-      if (batch.size() == 1) {
-        batch.get(0).done().completeExceptionally(batchFailed);
-        return;
-      }
-      for (Pending p : batch) {
-        try {
-          p.done().complete(unitOfWork.run(() -> prepareAll(List.of(p))).get(0));
-        } catch (RuntimeException failed) {
-          p.done().completeExceptionally(failed);
-        }
-      }
-    }
-  }
-
   /** The batch's verdicts, in its order, in the caller's unit. */
-  private List<Prepared> prepareAll(List<Pending> batch) {
+  private List<Prepared> prepareAll(List<DeliverArgs> batch) {
     Set<UUID> ids = new LinkedHashSet<>();
-    for (Pending p : batch) {
-      ids.add(p.args().subscriptionId());
+    for (DeliverArgs args : batch) {
+      ids.add(args.subscriptionId());
     }
     Map<UUID, StoredSubscription> found = subscriptions.findAll(ids);
     Prepared[] out = new Prepared[batch.size()];
     List<Long> seqs = new ArrayList<>();
     for (int i = 0; i < batch.size(); i++) {
-      DeliverArgs args = batch.get(i).args();
+      DeliverArgs args = batch.get(i);
       StoredSubscription stored = found.get(args.subscriptionId());
       if (stored == null) {
         out[i] = new Prepared.Cancel("subscription deleted");
@@ -192,7 +138,7 @@ final class DeliveryPreparer {
       if (out[i] != null) {
         continue;
       }
-      DeliverArgs args = batch.get(i).args();
+      DeliverArgs args = batch.get(i);
       if (!events.containsKey(args.seq())) {
         out[i] = new Prepared.EventGone();
       } else {
@@ -209,7 +155,7 @@ final class DeliveryPreparer {
         int i = positions.get(k);
         out[i] =
             k < taken.granted()
-                ? new Prepared.Send(stored, events.get(batch.get(i).args().seq()))
+                ? new Prepared.Send(stored, events.get(batch.get(i).seq()))
                 : new Prepared.Wait(taken.windowEnd());
       }
     }
