@@ -21,8 +21,10 @@ import java.util.function.Function;
  * an {@link Error} is not retried and reaches every caller of its batch.
  *
  * <p>A caller whose item another thread wrote is woken by that thread and returns at once: it never
- * waits for a later unit (D-WB-4). At most one unit of a group commit runs at a time, and a batch
- * is at most the number of threads that call it, since each waits for its own.
+ * waits for a later unit (D-WB-4). The thread that ran a unit wakes the first caller still queued
+ * before those it wrote for, so the next unit starts first. At most one unit of a group commit runs
+ * at a time, and a batch is at most the number of threads that call it, since each waits for its
+ * own.
  *
  * <pre>{@code
  * GroupCommit<Attempt, Boolean> recorded = new GroupCommit<>(unitOfWork, this::writeAll);
@@ -73,12 +75,17 @@ public final class GroupCommit<I, O> {
     try {
       while (!mine.done) {
         if (running.compareAndSet(false, true)) {
+          List<Pending<I, O>> batch = drain();
           try {
-            interrupted |= runQueued();
+            interrupted |= run(batch);
           } finally {
             running.set(false);
-            // A caller that queued while this unit ran and found it running waits to be told.
+            // The next unit first: a caller that queued while this one ran found it running and
+            // waits to be told; the callers whose items this unit wrote only have to return.
             wakeNext();
+            for (Pending<I, O> p : batch) {
+              p.wake();
+            }
           }
         } else {
           LockSupport.park(this);
@@ -109,15 +116,20 @@ public final class GroupCommit<I, O> {
     }
   }
 
-  /**
-   * Runs every queued item: the caller runs the unit. Returns whether an interrupt arrived
-   * meanwhile (cleared before each unit, so it fails no one's item).
-   */
-  private boolean runQueued() {
+  /** Takes every queued item: the caller runs the unit. */
+  private List<Pending<I, O>> drain() {
     List<Pending<I, O>> batch = new ArrayList<>();
     for (Pending<I, O> p = queue.poll(); p != null; p = queue.poll()) {
       batch.add(p);
     }
+    return batch;
+  }
+
+  /**
+   * Runs the batch and sets each item's outcome; the caller wakes their callers. Returns whether an
+   * interrupt arrived meanwhile (cleared before each unit, so it fails no one's item).
+   */
+  private boolean run(List<Pending<I, O>> batch) {
     if (batch.isEmpty()) {
       return false;
     }
@@ -195,16 +207,16 @@ public final class GroupCommit<I, O> {
 
     void complete(O value) {
       result = value;
-      finish();
+      done = true;
     }
 
     void fail(Throwable cause) {
       failure = cause;
-      finish();
+      done = true;
     }
 
-    private void finish() {
-      done = true;
+    /** Wakes the caller once its outcome is set; a caller parked or about to park returns. */
+    void wake() {
       // The caller that ran the unit is awake; a permit left on it would wake a later park.
       if (waiter != Thread.currentThread()) {
         LockSupport.unpark(waiter);
