@@ -18,13 +18,14 @@ import java.util.function.Function;
  * <p>Promises each caller what a unit of its own would: when {@link #submit} returns, the item's
  * unit has committed and the result is the item's; when it throws, nothing of the item is
  * committed. A batch whose unit throws is run again one item per unit, so one bad item fails alone;
- * an {@link Error} is not retried and reaches every caller of its batch.
+ * an {@link Error} is not retried and reaches every caller of its batch whose item has not
+ * committed (the same instance, thrown in each of their threads).
  *
- * <p>A caller whose item another thread wrote is woken by that thread and returns at once: it never
+ * <p>A caller whose item another thread wrote is woken by that thread and returns: it never runs or
  * waits for a later unit (D-WB-4). The thread that ran a unit wakes the first caller still queued
- * before those it wrote for, so the next unit starts first. At most one unit of a group commit runs
- * at a time, and a batch is at most the number of threads that call it, since each waits for its
- * own.
+ * before those it wrote for, so the next unit starts first (unless a caller that just arrived
+ * starts it). At most one unit of a group commit runs at a time, and a batch is at most the number
+ * of threads that call it, since each waits for its own.
  *
  * <pre>{@code
  * GroupCommit<Attempt, Boolean> recorded = new GroupCommit<>(unitOfWork, this::writeAll);
@@ -59,8 +60,11 @@ public final class GroupCommit<I, O> {
    * once that unit committed. Outside any unit of work.
    *
    * <p>The wait ignores interrupts and sets the thread's interrupt flag again on return: the caller
-   * needs the outcome, and a unit is bounded by the database's timeouts. A unit never sees a
-   * caller's interrupt, so one interrupted caller does not fail the others' items.
+   * needs the outcome, and a unit is bounded by the database's timeouts. An interrupt that is
+   * pending when this thread starts a unit is held back from it, so a caller interrupted while it
+   * waited does not fail the others' items; one that arrives while the unit runs reaches that unit
+   * (which fails as its unit of work says, and the items are run again one per unit as after any
+   * failure).
    *
    * @param item the caller's item
    * @return the item's result from the unit that committed it
@@ -74,23 +78,19 @@ public final class GroupCommit<I, O> {
     boolean interrupted = Thread.interrupted();
     try {
       while (!mine.done) {
-        if (running.compareAndSet(false, true)) {
-          List<Pending<I, O>> batch = drain();
-          try {
-            interrupted |= run(batch);
-          } finally {
-            running.set(false);
-            // The next unit first: a caller that queued while this one ran found it running and
-            // waits to be told; the callers whose items this unit wrote only have to return.
-            wakeNext();
-            for (Pending<I, O> p : batch) {
-              p.wake();
-            }
-          }
-        } else {
+        if (!running.compareAndSet(false, true)) {
           LockSupport.park(this);
           interrupted |= Thread.interrupted();
+          continue;
         }
+        if (mine.done) {
+          // Written by the unit that just ended, which set it before it let go: the next unit is
+          // the first queued caller's, woken by that unit; this one only has to return.
+          running.set(false);
+          wakeNext();
+          break;
+        }
+        interrupted |= runQueued();
       }
     } finally {
       if (interrupted) {
@@ -116,59 +116,88 @@ public final class GroupCommit<I, O> {
     }
   }
 
-  /** Takes every queued item: the caller runs the unit. */
-  private List<Pending<I, O>> drain() {
+  /**
+   * Runs one unit for every queued item, then lets go and wakes the next unit's caller before the
+   * callers it wrote for. Returns whether an interrupt was held back from the units.
+   */
+  private boolean runQueued() {
     List<Pending<I, O>> batch = new ArrayList<>();
-    for (Pending<I, O> p = queue.poll(); p != null; p = queue.poll()) {
-      batch.add(p);
+    Throwable thrown = null;
+    try {
+      for (Pending<I, O> p = queue.poll(); p != null; p = queue.poll()) {
+        try {
+          batch.add(p);
+        } catch (Error e) {
+          // Out of memory while growing the batch: the item in hand is in neither the queue
+          // nor the batch, so it gets its outcome here.
+          p.fail(e);
+          p.wake();
+          throw e;
+        }
+      }
+      return run(batch);
+    } catch (RuntimeException | Error e) {
+      thrown = e;
+      throw e;
+    } finally {
+      for (Pending<I, O> p : batch) {
+        if (!p.done) {
+          p.fail(
+              thrown != null
+                  ? thrown
+                  : new IllegalStateException("the group commit's unit ended without an outcome"));
+        }
+      }
+      running.set(false);
+      // The next unit first: a caller that queued while this one ran found it running and waits
+      // to be told; the callers whose items this unit wrote only have to return.
+      wakeNext();
+      for (Pending<I, O> p : batch) {
+        p.wake();
+      }
     }
-    return batch;
   }
 
   /**
-   * Runs the batch and sets each item's outcome; the caller wakes their callers. Returns whether an
-   * interrupt arrived meanwhile (cleared before each unit, so it fails no one's item).
+   * Runs the batch and sets each item's outcome. Returns whether an interrupt was held back: each
+   * unit starts with the flag cleared, so a caller's interrupt fails no one else's item; an {@link
+   * Error} leaves with the flag set again.
    */
   private boolean run(List<Pending<I, O>> batch) {
     if (batch.isEmpty()) {
       return false;
     }
     boolean interrupted = Thread.interrupted();
-    Error fatal = null;
     try {
-      try {
-        List<O> out = runUnit(batch);
-        for (int i = 0; i < batch.size(); i++) {
-          batch.get(i).complete(out.get(i));
-        }
-      } catch (RuntimeException batchFailed) {
-        if (batch.size() == 1) {
-          batch.get(0).fail(batchFailed);
-          return interrupted | Thread.interrupted();
-        }
-        for (Pending<I, O> p : batch) {
-          interrupted |= Thread.interrupted();
-          try {
-            p.complete(runUnit(List.of(p)).get(0));
-          } catch (RuntimeException failed) {
-            p.fail(failed);
-          }
-        }
+      List<O> out = runUnit(batch);
+      for (int i = 0; i < batch.size(); i++) {
+        batch.get(i).complete(out.get(i));
       }
-      return interrupted | Thread.interrupted();
-    } catch (Error e) {
-      fatal = e;
-      throw e;
-    } finally {
+    } catch (RuntimeException batchFailed) {
+      if (batch.size() == 1) {
+        batch.get(0).fail(batchFailed);
+        return interrupted | Thread.interrupted();
+      }
       for (Pending<I, O> p : batch) {
-        if (!p.done) {
-          p.fail(
-              fatal != null
-                  ? fatal
-                  : new IllegalStateException("the group commit's unit ended without an outcome"));
+        interrupted |= Thread.interrupted();
+        try {
+          p.complete(runUnit(List.of(p)).get(0));
+        } catch (RuntimeException failed) {
+          p.fail(failed);
+        } catch (Error e) {
+          if (interrupted) {
+            Thread.currentThread().interrupt();
+          }
+          throw e;
         }
       }
+    } catch (Error e) {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+      throw e;
     }
+    return interrupted | Thread.interrupted();
   }
 
   /** One unit for the batch; a result list of the wrong size rolls it back. */
@@ -217,7 +246,7 @@ public final class GroupCommit<I, O> {
 
     /** Wakes the caller once its outcome is set; a caller parked or about to park returns. */
     void wake() {
-      // The caller that ran the unit is awake; a permit left on it would wake a later park.
+      // The caller that ran the unit is awake and needs no permit.
       if (waiter != Thread.currentThread()) {
         LockSupport.unpark(waiter);
       }

@@ -65,10 +65,12 @@ final class DeliveredRecorder {
    *
    * @param attempt the delivered attempt
    * @param job the attempt's job, completed in the same unit
+   * @return whether the attempt was written; {@code false} when its subscription was deleted
+   *     meanwhile (the job is completed all the same)
    * @throws RuntimeException what the database threw for this attempt; nothing of it is committed
    */
-  void record(Attempt attempt, JobContext job) {
-    commit.submit(new Pending(attempt, job));
+  boolean record(Attempt attempt, JobContext job) {
+    return commit.submit(new Pending(attempt, job));
   }
 
   /** How many attempts wait for a unit; for tests. */

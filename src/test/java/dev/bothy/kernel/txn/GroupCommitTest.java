@@ -269,11 +269,15 @@ class GroupCommitTest {
     GroupCommit<Integer, String> commit = gated();
     CountDownLatch firstRunning = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
+    AtomicInteger interruptedInSecondUnit = new AtomicInteger(-1);
     gate =
         batch -> {
           if (batch.contains(1)) {
             firstRunning.countDown();
             await(release);
+          }
+          if (batch.contains(2)) {
+            interruptedInSecondUnit.set(Thread.currentThread().isInterrupted() ? 1 : 0);
           }
         };
     Future<String> first = threads.submit(() -> commit.submit(1));
@@ -297,7 +301,55 @@ class GroupCommitTest {
 
     assertThat(first.get(20, TimeUnit.SECONDS)).isEqualTo("10");
     assertThat(interruptedOnReturn).hasValue(1);
+    assertThat(interruptedInSecondUnit).as("the interrupt is held back from the unit").hasValue(0);
     assertThat(units).containsExactly(List.of(1), List.of(2));
+  }
+
+  @Test
+  void a_caller_whose_item_another_thread_wrote_returns_while_the_next_unit_runs()
+      throws Exception {
+    GroupCommit<Integer, String> commit = gated();
+    CountDownLatch firstRunning = new CountDownLatch(1);
+    CountDownLatch releaseFirst = new CountDownLatch(1);
+    CountDownLatch sharedRunning = new CountDownLatch(1);
+    CountDownLatch releaseShared = new CountDownLatch(1);
+    CountDownLatch lastRunning = new CountDownLatch(1);
+    CountDownLatch releaseLast = new CountDownLatch(1);
+    gate =
+        batch -> {
+          if (batch.contains(10)) {
+            firstRunning.countDown();
+            await(releaseFirst);
+          } else if (batch.contains(20)) {
+            sharedRunning.countDown();
+            await(releaseShared);
+          } else if (batch.contains(40)) {
+            lastRunning.countDown();
+            await(releaseLast);
+          }
+        };
+    // 20 and 30 queue behind 10's unit and share the next; 40 queues behind theirs.
+    Future<String> ten = threads.submit(() -> commit.submit(10));
+    assertThat(firstRunning.await(20, TimeUnit.SECONDS)).isTrue();
+    Future<String> twenty = threads.submit(() -> commit.submit(20));
+    Future<String> thirty = threads.submit(() -> commit.submit(30));
+    awaitQueued(commit, 2);
+    releaseFirst.countDown();
+    assertThat(sharedRunning.await(20, TimeUnit.SECONDS)).isTrue();
+    Future<String> forty = threads.submit(() -> commit.submit(40));
+    awaitQueued(commit, 1);
+    releaseShared.countDown();
+
+    // 40's unit is held now, and neither 20 nor 30 may be the thread that runs it.
+    assertThat(lastRunning.await(20, TimeUnit.SECONDS)).isTrue();
+    assertThat(ten.get(20, TimeUnit.SECONDS)).isEqualTo("100");
+    assertThat(twenty.get(20, TimeUnit.SECONDS)).isEqualTo("200");
+    assertThat(thirty.get(20, TimeUnit.SECONDS)).isEqualTo("300");
+    assertThat(forty).isNotDone();
+    releaseLast.countDown();
+    assertThat(forty.get(20, TimeUnit.SECONDS)).isEqualTo("400");
+    assertThat(units).hasSize(3);
+    assertThat(units.get(1)).containsExactlyInAnyOrder(20, 30);
   }
 
   @Test

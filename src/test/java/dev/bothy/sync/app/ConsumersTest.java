@@ -55,6 +55,7 @@ class ConsumersTest {
   @AfterEach
   void stop() throws InterruptedException {
     runners.forEach(r -> r.stop(Duration.ofSeconds(5)));
+    assertThat(fatal).isEmpty();
     // A closed connection's backend outlives close() a little: the next test's awaitListener
     // must not find this test's listener.
     await(
@@ -67,7 +68,6 @@ class ConsumersTest {
                                 + ListenerWaker.APPLICATION_NAME
                                 + "'")
                         == 0));
-    assertThat(fatal).isEmpty();
   }
 
   private static void owner(String sql) throws SQLException {

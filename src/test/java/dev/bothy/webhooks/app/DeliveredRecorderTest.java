@@ -226,9 +226,9 @@ class DeliveredRecorderTest {
   void an_attempt_of_a_deleted_subscription_is_dropped() throws Exception {
     UUID a = subscription();
     Attempt dropped = delivered(UUID.randomUUID(), 7);
-    recorder.record(dropped, job(dropped));
+    assertThat(recorder.record(dropped, job(dropped))).as("dropped").isFalse();
     Attempt kept = delivered(a, 8);
-    recorder.record(kept, job(kept));
+    assertThat(recorder.record(kept, job(kept))).as("written").isTrue();
     assertThat(PgExtension.rows(PG.owner(), "SELECT event_seq::text FROM webhook_attempts"))
         .containsExactly("8");
   }
