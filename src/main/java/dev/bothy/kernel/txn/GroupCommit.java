@@ -169,35 +169,32 @@ public final class GroupCommit<I, O> {
     }
     boolean interrupted = Thread.interrupted();
     try {
-      List<O> out = runUnit(batch);
-      for (int i = 0; i < batch.size(); i++) {
-        batch.get(i).complete(out.get(i));
-      }
-    } catch (RuntimeException batchFailed) {
-      if (batch.size() == 1) {
-        batch.get(0).fail(batchFailed);
-        return interrupted | Thread.interrupted();
-      }
-      for (Pending<I, O> p : batch) {
-        interrupted |= Thread.interrupted();
-        try {
-          p.complete(runUnit(List.of(p)).get(0));
-        } catch (RuntimeException failed) {
-          p.fail(failed);
-        } catch (Error e) {
-          if (interrupted) {
-            Thread.currentThread().interrupt();
+      try {
+        List<O> out = runUnit(batch);
+        for (int i = 0; i < batch.size(); i++) {
+          batch.get(i).complete(out.get(i));
+        }
+      } catch (RuntimeException batchFailed) {
+        if (batch.size() == 1) {
+          batch.get(0).fail(batchFailed);
+        } else {
+          for (Pending<I, O> p : batch) {
+            interrupted |= Thread.interrupted();
+            try {
+              p.complete(runUnit(List.of(p)).get(0));
+            } catch (RuntimeException failed) {
+              p.fail(failed);
+            }
           }
-          throw e;
         }
       }
+      return interrupted | Thread.interrupted();
     } catch (Error e) {
       if (interrupted) {
         Thread.currentThread().interrupt();
       }
       throw e;
     }
-    return interrupted | Thread.interrupted();
   }
 
   /** One unit for the batch; a result list of the wrong size rolls it back. */
