@@ -10,6 +10,8 @@ import dev.bothy.bus.app.RelayMetrics;
 import dev.bothy.bus.app.RelayRunner;
 import dev.bothy.bus.app.RelayService;
 import dev.bothy.bus.app.StreamClient;
+import dev.bothy.bus.domain.PublishOutcome;
+import dev.bothy.bus.domain.StreamTail;
 import dev.bothy.kernel.Clock;
 import dev.bothy.platform.lifecycle.Pause;
 import dev.bothy.platform.pg.PoolSettings;
@@ -144,9 +146,46 @@ final class RelayHarness implements AutoCloseable {
   }
 
   RelayService startRelay(String name) throws IOException {
-    RelayService service = service(name, client(connection), RelayMetrics.NONE);
+    return startRelay(name, client(connection));
+  }
+
+  /** Starts a relay that talks to the stream through the given client. */
+  RelayService startRelay(String name, StreamClient stream) {
+    RelayService service = service(name, stream, RelayMetrics.NONE);
     run(service);
     return service;
+  }
+
+  /**
+   * A stream client that hands every call to another one; a test overrides {@link #publish} to
+   * watch the relay's windows or to cut one.
+   */
+  static class Delegating implements StreamClient {
+    final StreamClient real;
+
+    Delegating(StreamClient real) {
+      this.real = real;
+    }
+
+    @Override
+    public StreamTail tail() {
+      return real.tail();
+    }
+
+    @Override
+    public List<PublishOutcome> publish(List<Event> events, long base, String idSuffix) {
+      return real.publish(events, base, idSuffix);
+    }
+
+    @Override
+    public OptionalLong bothySeqAt(long streamSeq) {
+      return real.bothySeqAt(streamSeq);
+    }
+
+    @Override
+    public boolean connected() {
+      return real.connected();
+    }
   }
 
   OptionalLong cursor() {
