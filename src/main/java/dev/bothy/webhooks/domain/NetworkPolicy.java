@@ -33,6 +33,7 @@ import java.util.regex.Pattern;
  *     webhooks.allowPlainHttp}); otherwise {@code https} only
  */
 public record NetworkPolicy(List<Cidr> allowedNetworks, boolean allowPlainHttp) {
+  private static final int MAX_PORT = 65_535;
 
   /** The refused blocks and the name of their range, checked in this order. */
   static final List<Map.Entry<Cidr, String>> REFUSED =
@@ -79,8 +80,9 @@ public record NetworkPolicy(List<Cidr> allowedNetworks, boolean allowPlainHttp) 
 
   /**
    * Checks a target's form: an absolute {@code http} or {@code https} URL ({@code https} only
-   * unless plain HTTP is allowed) with a host and no user information. A host written as an address
-   * literal is also checked against the ranges; a name is checked when it is resolved.
+   * unless plain HTTP is allowed) with a host, no user information and no port outside 1 to 65535
+   * (none stands for the scheme's). A host written as an address literal is also checked against
+   * the ranges; a name is checked when it is resolved.
    *
    * @param target the subscription's URL
    * @throws WebhookTargetRefused with the reason, when refused
@@ -106,6 +108,11 @@ public record NetworkPolicy(List<Cidr> allowedNetworks, boolean allowPlainHttp) 
     String host = target.getHost();
     if (host == null || host.isEmpty()) {
       throw new WebhookTargetRefused(Reason.NO_HOST, "a webhook target must name a host");
+    }
+    // java.net.URI reads any run of digits as the port (-1 for none).
+    if (target.getPort() == 0 || target.getPort() > MAX_PORT) {
+      throw new WebhookTargetRefused(
+          Reason.PORT, "a webhook target's port must be from 1 to 65535, or none for the default");
     }
     Optional<byte[]> literal = literal(host);
     literal

@@ -20,6 +20,8 @@ public final class WebhookTargetRefused extends RuntimeException {
     NO_HOST("no_host"),
     /** User information ({@code user:password@}) in the URL. */
     USERINFO("userinfo"),
+    /** A port outside 1 to 65535, to which no connection can be made. */
+    PORT("port"),
     /**
      * The host ends in a number but is not four decimal numbers without leading zeros (octal, hex
      * or short forms, which parsers read as different addresses).

@@ -184,6 +184,33 @@ class NetworkPolicyTest {
 
   @ParameterizedTest
   @CsvSource({
+    "https://example.com:0/hooks",
+    "https://example.com:65536/hooks",
+    "https://example.com:99999/hooks",
+    "https://93.184.215.14:99999/hooks",
+  })
+  void a_port_outside_1_to_65535_is_refused(String target) {
+    // No connection can be made to these: refused at creation, not as a failed delivery later.
+    assertThatThrownBy(() -> STRICT.checkTarget(URI.create(target)))
+        .as(target)
+        .isInstanceOfSatisfying(
+            WebhookTargetRefused.class, e -> assertThat(e.code()).isEqualTo("port"))
+        .hasMessageContaining("1 to 65535");
+  }
+
+  @ParameterizedTest
+  @CsvSource({
+    "https://example.com/hooks",
+    "https://example.com:1/hooks",
+    "https://example.com:443/hooks",
+    "https://example.com:65535/hooks",
+  })
+  void a_port_from_1_to_65535_or_none_passes(String target) {
+    STRICT.checkTarget(URI.create(target));
+  }
+
+  @ParameterizedTest
+  @CsvSource({
     "https://0177.0.0.1/, ambiguous_address",
     "https://2130706433/, ambiguous_address",
     "https://0x7f000001/, ambiguous_address",
