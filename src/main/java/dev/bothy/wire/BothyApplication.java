@@ -9,8 +9,10 @@ import io.dropwizard.configuration.EnvironmentVariableSubstitutor;
 import io.dropwizard.configuration.SubstitutingSourceProvider;
 import io.dropwizard.core.Application;
 import io.dropwizard.core.cli.CheckCommand;
+import io.dropwizard.core.cli.Cli;
 import io.dropwizard.core.setup.Bootstrap;
 import io.dropwizard.core.setup.Environment;
+import net.sourceforge.argparse4j.inf.Namespace;
 
 /**
  * Bothy's Dropwizard application and the jar's entry point.
@@ -76,7 +78,19 @@ public final class BothyApplication extends Application<BothyConfiguration> {
 
   @Override
   protected void addDefaultCommands(Bootstrap<BothyConfiguration> bootstrap) {
-    bootstrap.addCommand(new CheckCommand<>(this));
+    bootstrap.addCommand(
+        new CheckCommand<>(this) {
+          @Override
+          public void onError(Cli cli, Namespace namespace, Throwable e) {
+            // The substitutor's own message names the variable in its library's words.
+            java.util.Optional<String> unset = CommandErrors.unsetVariable(e);
+            if (unset.isPresent()) {
+              cli.getStdErr().println("check: " + unset.get());
+            } else {
+              super.onError(cli, namespace, e);
+            }
+          }
+        });
   }
 
   @Override

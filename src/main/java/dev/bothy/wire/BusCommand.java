@@ -179,6 +179,11 @@ final class BusCommand extends ConfiguredCommand<BothyConfiguration> {
 
   @Override
   public void onError(io.dropwizard.core.cli.Cli cli, Namespace namespace, Throwable e) {
-    cli.getStdErr().println("bus " + namespace.getString(ACTION) + ": " + e.getMessage());
+    cli.getStdErr()
+        .println(
+            "bus "
+                + namespace.getString(ACTION)
+                + ": "
+                + CommandErrors.unsetVariable(e).orElse(e.getMessage()));
   }
 }

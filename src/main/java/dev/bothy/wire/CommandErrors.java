@@ -2,18 +2,25 @@ package dev.bothy.wire;
 
 import dev.bothy.kernel.BothyException;
 import io.dropwizard.configuration.ConfigurationException;
+import io.dropwizard.configuration.UndefinedEnvironmentVariableException;
 import io.dropwizard.core.cli.Cli;
 import java.net.BindException;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * How the roles and {@code db} report a failure: a bad configuration or a {@link BothyException}
  * (whose messages name the key or the step and never a value) in one line, as {@code check} does; a
- * connector that cannot bind in one line naming the connector keys; anything else with its stack
- * trace, since that is a defect to report. Dropwizard's default prints every failure's stack trace,
- * and the causes of a parse failure would quote the value.
+ * {@code ${VARIABLE}} in the configuration whose environment variable is not set, in one line
+ * naming it (every command); a connector that cannot bind in one line naming the connector keys;
+ * anything else with its stack trace, since that is a defect to report. Dropwizard's default prints
+ * every failure's stack trace, and the causes of a parse failure would quote the value.
  */
 final class CommandErrors {
   private static final String JETTY_BIND_FAILURE = "Failed to bind to ";
+  // The substitutor's (commons-text) message: "Cannot resolve variable 'NAME' (...)".
+  private static final Pattern UNSET_VARIABLE = Pattern.compile("variable '([^']*)'");
 
   private CommandErrors() {}
 
@@ -37,11 +44,38 @@ final class CommandErrors {
                   + " server.adminConnectors, or stop the process that holds the port");
       return;
     }
-    if (failure instanceof ConfigurationException || failure instanceof BothyException) {
+    Optional<String> unset = unsetVariable(failure);
+    if (unset.isPresent()) {
+      cli.getStdErr().println(command + ": " + unset.get());
+    } else if (failure instanceof ConfigurationException || failure instanceof BothyException) {
       cli.getStdErr().println(command + ": " + failure.getMessage());
     } else {
       failure.printStackTrace(cli.getStdErr());
     }
+  }
+
+  /**
+   * Says which environment variable the configuration names but the environment lacks, when that is
+   * the failure.
+   *
+   * @param failure what a command threw
+   * @return the sentence, without the command's name; empty for any other failure
+   */
+  static Optional<String> unsetVariable(Throwable failure) {
+    if (!(failure instanceof UndefinedEnvironmentVariableException)) {
+      return Optional.empty();
+    }
+    Matcher name = UNSET_VARIABLE.matcher(String.valueOf(failure.getMessage()));
+    String variable = name.find() ? name.group(1) : null;
+    return Optional.of(
+        variable == null
+            ? "the configuration uses an environment variable that is not set: set it, or write"
+                + " the value into the file"
+            : "the configuration uses ${"
+                + variable
+                + "}, but the environment variable "
+                + variable
+                + " is not set: set it, or write the value into the file");
   }
 
   /** Jetty's "Failed to bind to ADDRESS" with the socket's reason, or null for other failures. */

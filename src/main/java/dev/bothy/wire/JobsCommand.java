@@ -171,7 +171,12 @@ final class JobsCommand extends ConfiguredCommand<BothyConfiguration> {
 
   @Override
   public void onError(Cli cli, Namespace namespace, Throwable e) {
-    cli.getStdErr().println("jobs " + namespace.getString(ACTION) + ": " + e.getMessage());
+    cli.getStdErr()
+        .println(
+            "jobs "
+                + namespace.getString(ACTION)
+                + ": "
+                + CommandErrors.unsetVariable(e).orElse(e.getMessage()));
   }
 
   private static UUID jobId(String text) {

@@ -165,6 +165,38 @@ class ConfigurationTest {
     assertThat(outcome.err()).contains("server.type must be default");
   }
 
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({
+    "all, all",
+    "worker, worker",
+    "api, api",
+    "db migrate, db migrate",
+    "jobs list, jobs list",
+    "bus dead list, bus dead",
+    "check, check",
+  })
+  void an_unset_environment_variable_is_named_in_one_line_without_a_stack_trace(
+      String command, String prefix) throws IOException {
+    // Nobody sets this name: the substitution must fail.
+    String variable = "BOTHY_TEST_VARIABLE_NOBODY_SETS";
+    assertThat(System.getenv(variable)).isNull();
+    Path config = write("database:\n  password: ${" + variable + "}\n");
+    List<String> args = new java.util.ArrayList<>(List.of(command.split(" ")));
+    args.add(config.toString());
+
+    CommandLine.Outcome outcome = CommandLine.run(args.toArray(String[]::new));
+
+    assertThat(outcome.succeeded()).isFalse();
+    assertThat(outcome.err().strip())
+        .isEqualTo(
+            prefix
+                + ": the configuration uses ${"
+                + variable
+                + "}, but the environment variable "
+                + variable
+                + " is not set: set it, or write the value into the file");
+  }
+
   @Test
   void db_migrate_refuses_a_bad_value_in_one_line_without_a_stack_trace() throws IOException {
     Path config = write("database:\n  statementTimeout: Robin-Secret-Pw-123\n");
