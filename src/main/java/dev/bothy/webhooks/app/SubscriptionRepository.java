@@ -117,7 +117,8 @@ public interface SubscriptionRepository {
   void delivered(UUID id, long seq, Instant now);
 
   /**
-   * Records a failure: starts the failure streak at {@code now} unless one runs.
+   * Records a failure: starts the failure streak at {@code now} unless one runs; a streak that
+   * starts is a change of the subscription ({@code updated_at}), one that goes on is not.
    *
    * @param id its id
    * @param now the time of the failure

@@ -26,6 +26,7 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -120,7 +121,8 @@ public final class SubscriptionService implements WebhookSubscriptions {
     List<String> eventTypes = checkTypes(request.eventTypes());
     int rateLimit = checkRateLimit(request.rateLimit().orElse(settings.defaultRateLimit()));
     String secret = WebhookSecret.generate().encoded();
-    Instant now = clock.now();
+    // The answer shows what the row holds: PostgreSQL keeps microseconds.
+    Instant now = clock.now().truncatedTo(ChronoUnit.MICROS);
     Subscription view =
         new Subscription(
             Ids.newId(),

@@ -144,6 +144,8 @@ class WebhooksApiTest {
     HttpResponse<String> shown = call("GET", BASE + "/" + id, null, ApiApp.ROBIN_WEBHOOKS);
     assertThat(shown.statusCode()).isEqualTo(200);
     assertThat(shown.body()).doesNotContain(secret).doesNotContain("secret\"");
+    // What a write answers is what a read shows afterwards, to the microsecond it stores.
+    assertThat(json(shown)).as("created, then read").isEqualTo(sub);
     HttpResponse<String> listed = call("GET", BASE, null, ApiApp.ROBIN_WEBHOOKS);
     assertThat(listed.statusCode()).isEqualTo(200);
     assertThat(listed.body()).contains(id).doesNotContain(secret);
@@ -152,11 +154,17 @@ class WebhooksApiTest {
         call("PATCH", BASE + "/" + id, "{\"rate_limit\":3}", ApiApp.ROBIN_WEBHOOKS);
     assertThat(changed.statusCode()).as(changed.body()).isEqualTo(200);
     assertThat(json(changed).get("rate_limit").asInt()).isEqualTo(3);
+    assertThat(json(call("GET", BASE + "/" + id, null, ApiApp.ROBIN_WEBHOOKS)))
+        .as("changed, then read")
+        .isEqualTo(json(changed));
 
     JsonNode disabled =
         json(call("POST", BASE + "/" + id + "/disable", null, ApiApp.ROBIN_WEBHOOKS));
     assertThat(disabled.get("state").asText()).isEqualTo("disabled");
     assertThat(disabled.get("disabled_reason").asText()).isEqualTo("manual");
+    assertThat(json(call("GET", BASE + "/" + id, null, ApiApp.ROBIN_WEBHOOKS)))
+        .as("disabled, then read")
+        .isEqualTo(disabled);
     JsonNode enabled = json(call("POST", BASE + "/" + id + "/enable", null, ApiApp.ROBIN_WEBHOOKS));
     assertThat(enabled.get("state").asText()).isEqualTo("active");
 
@@ -168,6 +176,9 @@ class WebhooksApiTest {
     assertThat(second).startsWith("whsec_").isNotEqualTo(secret);
     assertThat(json(rotated).get("subscription").get("previous_secret_expires_at").asText())
         .endsWith("Z");
+    assertThat(json(call("GET", BASE + "/" + id, null, ApiApp.ROBIN_WEBHOOKS)))
+        .as("rotated, then read")
+        .isEqualTo(json(rotated).get("subscription"));
 
     HttpResponse<String> attempts =
         call("GET", BASE + "/" + id + "/attempts", null, ApiApp.ROBIN_WEBHOOKS);

@@ -26,6 +26,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -316,13 +317,21 @@ class WebhookDeliveryTest {
     hooks.log.append(Ids.newId(), 1);
     drainConsumer();
     transport.then(500, Map.of()).then(503, Map.of());
+    hooks.clock.advance(Duration.ofMinutes(1));
+    Instant firstFailure = WebhooksFixture.START.plus(Duration.ofMinutes(1));
     List<RuntimeException> first = workDue();
     assertThat(first.get(0)).isInstanceOf(DeliveryJob.DeliveryFailed.class).hasMessage("status");
-    assertThat(show(id).failingSince()).hasValue(WebhooksFixture.START);
+    assertThat(show(id).failingSince()).hasValue(firstFailure);
+    assertThat(show(id).updatedAt())
+        .as("a streak that begins changes the subscription")
+        .isEqualTo(firstFailure);
     hooks.clock.advance(Duration.ofHours(1));
     List<RuntimeException> second = workDue();
     assertThat(second.get(0)).hasMessage("status");
     assertThat(show(id).state()).isEqualTo(SubscriptionState.ACTIVE);
+    assertThat(show(id).updatedAt())
+        .as("a streak that goes on changes nothing")
+        .isEqualTo(firstFailure);
 
     List<Attempt> attempts = hooks.subscriptions.attempts(id, OptionalLong.of(seq(1)), 10);
     assertThat(attempts).extracting(Attempt::outcome).containsOnly(DeliveryOutcome.FAILED);

@@ -295,6 +295,11 @@ public final class JooqSubscriptionRepository implements SubscriptionRepository 
         .set(
             WEBHOOK_SUBSCRIPTIONS.FAILING_SINCE,
             DSL.coalesce(WEBHOOK_SUBSCRIPTIONS.FAILING_SINCE, DSL.val(utc(now))))
+        // Only the failure that starts a streak changes what the subscription shows.
+        .set(
+            WEBHOOK_SUBSCRIPTIONS.UPDATED_AT,
+            DSL.when(WEBHOOK_SUBSCRIPTIONS.FAILING_SINCE.isNull(), DSL.val(utc(now)))
+                .otherwise(WEBHOOK_SUBSCRIPTIONS.UPDATED_AT))
         .where(WEBHOOK_SUBSCRIPTIONS.ID.eq(id))
         .returning(WEBHOOK_SUBSCRIPTIONS.FAILING_SINCE)
         .fetchOptional(WEBHOOK_SUBSCRIPTIONS.FAILING_SINCE)
