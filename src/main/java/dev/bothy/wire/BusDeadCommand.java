@@ -49,12 +49,17 @@ final class BusDeadCommand {
         actions
             .addParser("dead")
             .help("lists, shows and replays the dead letters of bus consumers")
+            .description(
+                "Lists, shows and replays the dead letters of bus consumers: deliveries whose"
+                    + " handler failed for good (an error that is not retryable, or the last"
+                    + " retryable one). On NATS each is also announced on bothy.dead.<durable>.")
             .setDefault(BusCommand.ACTION, "dead");
     Subparsers verbs = dead.addSubparsers().dest(VERB);
     Subparser list =
         verbs
             .addParser("list")
             .help("lists the dead letters waiting for an operator, newest first")
+            .description("Lists the dead letters waiting for an operator, newest first.")
             .setDefault(VERB, "list");
     addFileArgument.accept(list);
     list.addArgument("--all")
@@ -65,14 +70,15 @@ final class BusDeadCommand {
         .setDefault(DEFAULT_LIST_LIMIT)
         .help("at most this many (default " + DEFAULT_LIST_LIMIT + ")");
     for (String verb : List.of("show", "replay")) {
+      String help =
+          verb.equals("show")
+              ? "shows one dead letter"
+              : "runs the handler again for the dead letter's event, through the same dedupe rules";
       Subparser p =
           verbs
               .addParser(verb)
-              .help(
-                  verb.equals("show")
-                      ? "shows one dead letter"
-                      : "runs the handler again for the dead letter's event, through the same"
-                          + " dedupe rules")
+              .help(help)
+              .description(Character.toUpperCase(help.charAt(0)) + help.substring(1) + ".")
               .setDefault(VERB, verb);
       addFileArgument.accept(p);
       p.addArgument("id").help("the dead letter's id (a UUID)");

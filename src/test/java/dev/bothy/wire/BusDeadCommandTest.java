@@ -62,6 +62,26 @@ class BusDeadCommandTest {
   }
 
   @Test
+  void the_help_of_bus_dead_and_of_each_verb_says_what_it_does() {
+    // argparse4j justifies its lines with extra spaces.
+    assertThat(help("dead"))
+        .contains("Lists, shows and replays the dead letters of bus consumers")
+        .contains("bothy.dead.");
+    assertThat(help("dead", "list")).contains("Lists the dead letters waiting for an operator");
+    assertThat(help("dead", "show")).contains("Shows one dead letter");
+    assertThat(help("dead", "replay"))
+        .contains("Runs the handler again for the dead letter's event");
+  }
+
+  private static String help(String... words) {
+    String[] args = new String[words.length + 2];
+    args[0] = "bus";
+    System.arraycopy(words, 0, args, 1, words.length);
+    args[args.length - 1] = "-h";
+    return CommandLine.run(args).out().replaceAll("\\s+", " ");
+  }
+
+  @Test
   void list_shows_the_open_dead_letters_and_all_of_them_with_all() {
     CommandLine.Outcome list = dead("list");
     assertThat(list.succeeded()).as(list.err()).isTrue();

@@ -197,6 +197,26 @@ class ConfigurationTest {
                 + " is not set: set it, or write the value into the file");
   }
 
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "list element | api:\\n  tokens:\\n    - name: alex\\n      sha256: "
+            + "bf911f2ed0e7b39d70127b4158247bcdfe8db58d8a6681d8699cd1774aec1c4d\\n"
+            + "      scopes: [events:reed] | api.tokens[0].scopes[0] must be",
+        "cross-key check | database:\\n  url: jdbc:postgresql://db.example.com:5432/bothy"
+            + " | database.password is required",
+      })
+  void each_error_line_is_the_key_then_the_rule_in_plain_words(
+      String name, String yaml, String line) throws IOException {
+    Path config = write(yaml.replace("\\n", "\n"));
+
+    CommandLine.Outcome outcome = CommandLine.run("check", config.toString());
+
+    assertThat(outcome.succeeded()).as(name).isFalse();
+    assertThat(outcome.err()).as(name).contains("\n  * " + line).doesNotContain("<list element>");
+  }
+
   @Test
   void db_migrate_refuses_a_bad_value_in_one_line_without_a_stack_trace() throws IOException {
     Path config = write("database:\n  statementTimeout: Robin-Secret-Pw-123\n");

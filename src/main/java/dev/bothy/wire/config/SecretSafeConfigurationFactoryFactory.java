@@ -12,10 +12,13 @@ import io.dropwizard.configuration.ConfigurationFactory;
 import io.dropwizard.configuration.ConfigurationFactoryFactory;
 import io.dropwizard.configuration.ConfigurationParsingException;
 import io.dropwizard.configuration.ConfigurationSourceProvider;
+import io.dropwizard.configuration.ConfigurationValidationException;
 import io.dropwizard.configuration.DefaultConfigurationFactoryFactory;
+import jakarta.validation.ConstraintViolation;
 import jakarta.validation.Validator;
 import java.io.IOException;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Dropwizard's configuration factory, except that its parse errors never show a value: a malformed
@@ -64,6 +67,8 @@ public final class SecretSafeConfigurationFactoryFactory<T>
             throw e;
           }
           throw new UnreadableValueException(path, keyOf(mapping), expected(mapping));
+        } catch (ConfigurationValidationException e) {
+          throw new InvalidValuesException(path, e.getConstraintViolations());
         }
       }
 
@@ -169,6 +174,28 @@ public final class SecretSafeConfigurationFactoryFactory<T>
                   + " cannot take the value given: it takes "
                   + expected
                   + " (the value is not shown, it may be a secret)"));
+    }
+  }
+
+  /**
+   * Values that break a rule: one line per rule, the key then the rule. Dropwizard's own lines show
+   * Hibernate Validator's {@code .<list element>} after the index of a list item, and a space
+   * before the rule of a cross-key check, whose path is empty since its message names the keys.
+   */
+  static final class InvalidValuesException extends ConfigurationException {
+    private static final long serialVersionUID = 1L;
+
+    InvalidValuesException(String path, Set<? extends ConstraintViolation<?>> violations) {
+      super(path, lines(violations));
+    }
+
+    private static List<String> lines(Set<? extends ConstraintViolation<?>> violations) {
+      java.util.TreeSet<String> sorted = new java.util.TreeSet<>();
+      for (ConstraintViolation<?> v : violations) {
+        String key = String.valueOf(v.getPropertyPath()).replace(".<list element>", "");
+        sorted.add(key.isEmpty() ? v.getMessage() : key + " " + v.getMessage());
+      }
+      return List.copyOf(sorted);
     }
   }
 
