@@ -81,6 +81,12 @@ public final class BothyApplication extends Application<BothyConfiguration> {
     bootstrap.addCommand(
         new CheckCommand<>(this) {
           @Override
+          public void configure(net.sourceforge.argparse4j.inf.Subparser subparser) {
+            super.configure(subparser);
+            subparser.help(getDescription());
+          }
+
+          @Override
           public void onError(Cli cli, Namespace namespace, Throwable e) {
             // The substitutor's own message names the variable in its library's words.
             java.util.Optional<String> unset = CommandErrors.unsetVariable(e);

@@ -52,6 +52,8 @@ final class BusCommand extends ConfiguredCommand<BothyConfiguration> {
 
   @Override
   public void configure(Subparser subparser) {
+    // Dropwizard shows a command's description on its own help only; this lists it on -h too.
+    subparser.help(getDescription());
     Subparsers actions = subparser.addSubparsers().dest(ACTION);
     Subparser republish =
         actions

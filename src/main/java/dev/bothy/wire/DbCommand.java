@@ -46,6 +46,13 @@ final class DbCommand extends io.dropwizard.migrations.DbCommand<BothyConfigurat
     }
   }
 
+  /** Adds the db subcommands, and the description to the list of {@code java -jar bothy.jar -h}. */
+  @Override
+  public void configure(net.sourceforge.argparse4j.inf.Subparser subparser) {
+    super.configure(subparser);
+    subparser.help(getDescription());
+  }
+
   /**
    * Prints a bad configuration or a refused step in one line, anything else with its stack trace.
    */

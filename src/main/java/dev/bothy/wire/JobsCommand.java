@@ -59,6 +59,8 @@ final class JobsCommand extends ConfiguredCommand<BothyConfiguration> {
 
   @Override
   public void configure(Subparser subparser) {
+    // Dropwizard shows a command's description on its own help only; this lists it on -h too.
+    subparser.help(getDescription());
     Subparsers actions = subparser.addSubparsers().dest(ACTION);
     Subparser list =
         actions.addParser("list").help("lists jobs, newest first").setDefault(ACTION, "list");

@@ -10,6 +10,7 @@ import io.dropwizard.core.server.DefaultServerFactory;
 import io.dropwizard.core.setup.Bootstrap;
 import java.util.List;
 import net.sourceforge.argparse4j.inf.Namespace;
+import net.sourceforge.argparse4j.inf.Subparser;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -45,6 +46,13 @@ final class RoleCommand extends ServerCommand<BothyConfiguration> {
     }
     AdminPort.bindLoopbackByDefault(server);
     super.run(bootstrap, namespace, config);
+  }
+
+  /** Adds the file argument, and the description to the list of {@code java -jar bothy.jar -h}. */
+  @Override
+  public void configure(Subparser subparser) {
+    super.configure(subparser);
+    subparser.help(getDescription());
   }
 
   /**

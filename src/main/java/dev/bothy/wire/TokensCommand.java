@@ -37,6 +37,8 @@ final class TokensCommand extends Command {
 
   @Override
   public void configure(Subparser subparser) {
+    // Dropwizard shows a command's description on its own help only; this lists it on -h too.
+    subparser.help(getDescription());
     subparser
         .addSubparsers()
         .dest("action")
