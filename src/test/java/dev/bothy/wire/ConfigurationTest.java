@@ -217,6 +217,28 @@ class ConfigurationTest {
     assertThat(outcome.err()).as(name).contains("\n  * " + line).doesNotContain("<list element>");
   }
 
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        // Blank is not absent: `url: ${NATS_URL}` with an empty variable must not turn NATS off.
+        "blank | \"\" | bus.nats.url must not be blank: remove the key to run without NATS",
+        "port out of range | nats://127.0.0.1:99999"
+            + " | bus.nats.url has a port outside 1 to 65535",
+        "port zero | nats://127.0.0.1:0 | bus.nats.url has a port outside 1 to 65535",
+        "second server's port | 'nats://127.0.0.1:4222,nats://127.0.0.1:70000'"
+            + " | bus.nats.url has a port outside 1 to 65535",
+      })
+  void check_refuses_a_nats_url_no_connection_can_use(String name, String url, String line)
+      throws IOException {
+    Path config = write("bus:\n  nats:\n    url: " + url + "\n");
+
+    CommandLine.Outcome outcome = CommandLine.run("check", config.toString());
+
+    assertThat(outcome.succeeded()).as(name).isFalse();
+    assertThat(outcome.err()).as(name).contains("  * " + line);
+  }
+
   @Test
   void db_migrate_refuses_a_bad_value_in_one_line_without_a_stack_trace() throws IOException {
     Path config = write("database:\n  statementTimeout: Robin-Secret-Pw-123\n");

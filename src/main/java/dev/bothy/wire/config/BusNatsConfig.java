@@ -8,6 +8,7 @@ import io.dropwizard.validation.MaxDuration;
 import io.dropwizard.validation.MinDuration;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -27,7 +28,13 @@ public class BusNatsConfig {
   @Doc(
       "URL of the NATS server with JetStream (`nats://host:4222`; several, for a cluster,"
           + " separated by commas; `tls://` for TLS). Absent: no NATS and no relay. It must not"
-          + " hold credentials: use `bus.nats.token` or `bus.nats.credsFile`.")
+          + " hold credentials: use `bus.nats.token` or `bus.nats.credsFile`. Present but blank is"
+          + " refused, so an empty `${VAR}` does not turn NATS off.")
+  // Null passes: absent is the log transport. Blank is refused (an empty ${VAR} would otherwise
+  // move an installation to the log transport without a word).
+  @Pattern(
+      regexp = "(?s).*\\S.*",
+      message = "must not be blank: remove the key to run without NATS, or give a NATS URL")
   @JsonProperty
   private String url;
 

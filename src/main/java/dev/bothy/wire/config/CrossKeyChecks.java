@@ -20,6 +20,7 @@ import java.util.Set;
  */
 public final class CrossKeyChecks {
   private static final Set<String> NATS_SCHEMES = Set.of("nats", "tls", "ws", "wss");
+  private static final int MAX_PORT = 65_535;
 
   private static final Set<String> LOOPBACK_HOSTS =
       Set.of("localhost", "127.0.0.1", "[::1]", "::1");
@@ -274,6 +275,11 @@ public final class CrossKeyChecks {
       if (uri.getRawUserInfo() != null) {
         problems.add(
             "bus.nats.url must not hold credentials: use bus.nats.token or bus.nats.credsFile");
+        return;
+      }
+      // java.net.URI reads any run of digits as the port (-1 for none: the client's 4222).
+      if (uri.getPort() == 0 || uri.getPort() > MAX_PORT) {
+        problems.add("bus.nats.url has a port outside 1 to 65535");
         return;
       }
     }

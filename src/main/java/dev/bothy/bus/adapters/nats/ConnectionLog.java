@@ -11,8 +11,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The log lines of a NATS connection: one line per state change (connected, disconnected,
  * reconnected, closed), and while the connection is down one warning for its failing attempts
- * rather than one per attempt. No line carries the URL, a credential or an exception's message; a
- * server error is reduced to its words.
+ * rather than one per attempt. Before the first connection stood, a failure is one line that
+ * promises no retry: {@link NatsConnections#open} does not retry it and the caller says what to
+ * check. No line carries the URL, a credential or an exception's message; a server error is reduced
+ * to its words.
  */
 final class ConnectionLog implements ErrorListener {
   private static final Logger LOG = LoggerFactory.getLogger(ConnectionLog.class);
@@ -23,6 +25,8 @@ final class ConnectionLog implements ErrorListener {
   private final AtomicBoolean failureLogged = new AtomicBoolean();
   // Set by the first disconnection; jnats reports another one after every failed attempt.
   private final AtomicBoolean down = new AtomicBoolean();
+  // Set by the first connection: until then nothing is lost and nothing is retried.
+  private final AtomicBoolean connectedOnce = new AtomicBoolean();
 
   ConnectionLog(String name) {
     this.name = name;
@@ -39,6 +43,7 @@ final class ConnectionLog implements ErrorListener {
   private void onEvent(Connection connection, ConnectionListener.Events event) {
     switch (event) {
       case CONNECTED -> {
+        connectedOnce.set(true);
         down.set(false);
         failureLogged.set(false);
         LOG.info(
@@ -52,7 +57,8 @@ final class ConnectionLog implements ErrorListener {
         LOG.info("nats reconnected: connection_name={}", name);
       }
       case DISCONNECTED -> {
-        if (down.compareAndSet(false, true)) {
+        // jnats reports a failed first attempt as a disconnection too.
+        if (connectedOnce.get() && down.compareAndSet(false, true)) {
           LOG.warn("nats disconnected, reconnecting until it answers: connection_name={}", name);
         }
       }
@@ -72,9 +78,17 @@ final class ConnectionLog implements ErrorListener {
 
   @Override
   public void exceptionOccurred(Connection connection, Exception exception) {
-    if (failureLogged.compareAndSet(false, true)) {
+    if (!failureLogged.compareAndSet(false, true)) {
+      return;
+    }
+    if (connectedOnce.get()) {
       LOG.warn(
           "nats connection failing, retrying with backoff: connection_name={} error.type={}",
+          name,
+          ErrorFields.type(exception));
+    } else {
+      LOG.warn(
+          "nats connection attempt failed: connection_name={} error.type={}",
           name,
           ErrorFields.type(exception));
     }

@@ -68,6 +68,41 @@ class NatsReconnectTest {
   }
 
   @Test
+  void a_first_connection_that_fails_says_so_and_promises_no_retry() throws Exception {
+    int closed;
+    try (java.net.ServerSocket free =
+        new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      closed = free.getLocalPort();
+    }
+    NatsSettings settings =
+        new NatsSettings(
+            "nats://127.0.0.1:" + closed,
+            new Credential.None(),
+            Duration.ofMillis(500),
+            Duration.ofMillis(20),
+            Duration.ofMillis(200),
+            "bothy-test-first");
+    try (CapturedLog log = CapturedLog.of(ConnectionLog.class)) {
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> NatsConnections.open(settings))
+          .isInstanceOf(RuntimeException.class);
+
+      List<String> lines = log.events().stream().map(ILoggingEvent::getFormattedMessage).toList();
+      assertThat(lines)
+          .as("a connection that never stood is not lost, nor retried")
+          .noneMatch(line -> line.contains("disconnected") || line.contains("retrying"));
+      assertThat(lines)
+          .filteredOn(line -> line.contains("nats connection attempt failed"))
+          .singleElement()
+          .satisfies(
+              line ->
+                  assertThat(line)
+                      .contains("connection_name=bothy-test-first")
+                      .contains("error.type=")
+                      .doesNotContain(Integer.toString(closed)));
+    }
+  }
+
+  @Test
   void a_server_error_is_logged_as_its_words_only() {
     assertThat(ConnectionLog.reason("Authorization Violation: user 'alex' = 42"))
         .isEqualTo("Authorization Violation user alex");
