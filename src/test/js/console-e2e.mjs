@@ -79,6 +79,8 @@ async function open(page, view) {
 
 await scenario('a wrong token is refused at login', async (page) => {
   await page.goto(`${RW}/console`);
+  // A browser asks for /favicon.ico unless the page names its icon; the admin port has none.
+  assert.equal(await page.evaluate(() => document.querySelector('link[rel="icon"]')?.href), 'data:,');
   await page.screenshot({ path: join(SHOTS, 'login.png'), fullPage: true });
   await page.fill('#token', 'not-a-configured-token');
   await page.click('#login-button');
