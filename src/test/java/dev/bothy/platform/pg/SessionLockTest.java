@@ -6,6 +6,11 @@ import dev.bothy.testing.PgExtension;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -106,17 +111,38 @@ class SessionLockTest {
 
   @Test
   void a_holder_that_checks_more_often_than_the_idle_timeout_keeps_the_lock() throws Exception {
-    // Wide enough that sam's connect on a loaded machine fits between two of alex's checks; the
-    // loop still runs longer than the timeout.
     Duration idle = Duration.ofSeconds(2);
     try (SessionLock alex = lock("lock-beating", idle, KEY + 4);
         SessionLock sam = lock("lock-hoping", Duration.ofMinutes(1), KEY + 4)) {
       assertThat(alex.tryAcquire()).isTrue();
-      for (int i = 0; i < 15; i++) {
-        Thread.sleep(200);
-        assertThat(alex.held()).isTrue();
-        assertThat(sam.tryAcquire()).isFalse();
+      // Alex checks on a thread of its own, every 200 ms, as a relay's loop does: sam's connects
+      // on a loaded machine never stretch the gap between two of alex's checks.
+      AtomicInteger checks = new AtomicInteger();
+      AtomicBoolean lost = new AtomicBoolean();
+      ScheduledExecutorService beat = Executors.newSingleThreadScheduledExecutor();
+      try {
+        beat.scheduleWithFixedDelay(
+            () -> {
+              if (!alex.held()) {
+                lost.set(true);
+              }
+              checks.incrementAndGet();
+            },
+            200,
+            200,
+            TimeUnit.MILLISECONDS);
+        // Longer than the idle timeout, so a session that was not kept alive would have ended.
+        Instant end = Instant.now().plus(idle.multipliedBy(2));
+        while (Instant.now().isBefore(end)) {
+          assertThat(sam.tryAcquire()).isFalse();
+          Thread.sleep(100);
+        }
+      } finally {
+        beat.shutdown();
+        assertThat(beat.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
       }
+      assertThat(lost).as("alex lost the lock").isFalse();
+      assertThat(checks.get()).as("alex's checks").isGreaterThanOrEqualTo(5);
       assertThat(
               PgExtension.rows(
                   PG.superuser(),
