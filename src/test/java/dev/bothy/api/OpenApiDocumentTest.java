@@ -7,9 +7,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import dev.bothy.api.http.ApiProblem;
 import dev.bothy.api.http.OpenApiResource;
+import dev.bothy.api.http.ProblemType;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HEAD;
 import jakarta.ws.rs.PATCH;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.PUT;
@@ -52,7 +55,7 @@ class OpenApiDocumentTest {
     for (Class<?> resource : OpenApiResource.RESOURCES) {
       for (Method m : resource.getDeclaredMethods()) {
         for (Class<? extends Annotation> verb :
-            List.of(GET.class, POST.class, PUT.class, PATCH.class, DELETE.class)) {
+            List.of(GET.class, HEAD.class, POST.class, PUT.class, PATCH.class, DELETE.class)) {
           if (m.isAnnotationPresent(verb)) {
             String path = template(resource, m);
             routes.add(verb.getSimpleName() + " " + path);
@@ -69,6 +72,7 @@ class OpenApiDocumentTest {
             "POST /v1/events",
             "GET /v1/events",
             "GET /v1/events/stream",
+            "HEAD /v1/events/stream",
             "GET /v1/consumers",
             "GET /openapi.json");
     for (Map.Entry<String, JsonNode> p : paths.properties()) {
@@ -117,6 +121,34 @@ class OpenApiDocumentTest {
     assertThat(payload.path("additionalProperties").isObject())
         .as("a payload value may be any JSON, not only an object: %s", payload)
         .isFalse();
+  }
+
+  @Test
+  void the_problem_schema_holds_every_member_a_problem_can_carry() throws Exception {
+    JsonNode properties =
+        new ObjectMapper()
+            .readTree(ApiModule.openApiDocument())
+            .path("components")
+            .path("schemas")
+            .path("Problem")
+            .path("properties");
+    List<String> names = new ArrayList<>();
+    properties.fieldNames().forEachRemaining(names::add);
+    List<String> expected =
+        new ArrayList<>(List.of("type", "title", "status", "detail", "instance"));
+    expected.addAll(ApiProblem.MEMBERS);
+    assertThat(names).containsExactlyInAnyOrderElementsOf(expected);
+    assertThat(ApiProblem.MEMBERS)
+        .contains("pointer", "parameter", "header", "limit", "reason", "min_retained_seq");
+  }
+
+  @Test
+  void a_problem_member_the_document_does_not_know_is_refused() {
+    ApiProblem problem = ApiProblem.of(ProblemType.INVALID_REQUEST, "Bad.");
+    assertThat(problem.with("parameter", "after").extensions()).containsEntry("parameter", "after");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> problem.with("hint", "x"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("hint");
   }
 
   @Test

@@ -1,6 +1,7 @@
 package dev.bothy.api.http;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -15,6 +16,13 @@ public final class ApiProblem extends RuntimeException {
    * longer input is cut here and ends with {@code ...}, so a problem never grows with the request.
    */
   public static final int MAX_ECHO_CHARS = 64;
+
+  /**
+   * The extension members a problem may carry, each in the OpenAPI {@code Problem} schema: a member
+   * outside this list is refused, so the document cannot miss one the server sends.
+   */
+  public static final List<String> MEMBERS =
+      List.of("pointer", "parameter", "header", "limit", "reason", "min_retained_seq");
 
   private static final long serialVersionUID = 1L;
 
@@ -73,11 +81,16 @@ public final class ApiProblem extends RuntimeException {
   /**
    * Returns a copy with one more extension member.
    *
-   * @param name the member name
+   * @param name the member name, one of {@link #MEMBERS}
    * @param value its value
    * @return the new problem
+   * @throws IllegalArgumentException for a name outside {@link #MEMBERS}
    */
   public ApiProblem with(String name, Object value) {
+    if (!MEMBERS.contains(name)) {
+      throw new IllegalArgumentException(
+          "the problem member " + name + " is not in ApiProblem.MEMBERS nor the Problem schema");
+    }
     Map<String, Object> more = new LinkedHashMap<>(extensions);
     more.put(name, value);
     return new ApiProblem(type, getMessage(), more, headers);

@@ -66,6 +66,15 @@ public final class EventStreams {
     return !closing && permits.tryAcquire();
   }
 
+  /**
+   * Tells whether a stream could open now, without taking a place (for {@code HEAD}).
+   *
+   * @return true when a place is free and the process is not stopping
+   */
+  boolean hasRoom() {
+    return !closing && permits.availablePermits() > 0;
+  }
+
   /** Gives back a place taken by {@link #tryReserve()} when the stream never opened. */
   void release() {
     permits.release();

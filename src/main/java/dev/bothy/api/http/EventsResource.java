@@ -292,10 +292,7 @@ public final class EventsResource {
           String lastEventId) {
     long afterSeq = streamStart(after, lastEventId);
     if (!streams.tryReserve()) {
-      throw ApiProblem.of(
-              ProblemType.TOO_MANY_STREAMS,
-              "api.maxStreams streams are open in this process; retry after Retry-After seconds.")
-          .withHeader("Retry-After", Long.toString(retryAfterSeconds));
+      throw tooManyStreams();
     }
     return Response.ok(streams.open(afterSeq), "text/event-stream")
         .header("Cache-Control", "no-cache")
@@ -317,15 +314,47 @@ public final class EventsResource {
   @Path("stream")
   @Produces("text/event-stream")
   @RequiresScope(Scope.EVENTS_READ)
-  @Operation(hidden = true)
+  @Operation(
+      summary = "Check the stream without opening it",
+      description =
+          "The status and headers a GET would get, with no body and without taking a place of"
+              + " api.maxStreams: 503 too_many_streams when no place is free.",
+      security = @SecurityRequirement(name = "bearer", scopes = "events:read"),
+      responses = {
+        @ApiResponse(responseCode = "200", description = "A GET would open the stream"),
+        @ApiResponse(responseCode = "400", ref = "#/components/responses/Problem"),
+        @ApiResponse(responseCode = "401", ref = "#/components/responses/Problem"),
+        @ApiResponse(responseCode = "403", ref = "#/components/responses/Problem"),
+        @ApiResponse(responseCode = "410", ref = "#/components/responses/Problem"),
+        @ApiResponse(responseCode = "503", ref = "#/components/responses/Problem")
+      })
   public Response streamHead(
-      @QueryParam("after") String after, @HeaderParam("Last-Event-ID") String lastEventId) {
+      @Parameter(
+              description = "The last number the client has",
+              schema = @Schema(type = "integer", format = "int64", minimum = "0"))
+          @QueryParam("after")
+          String after,
+      @Parameter(
+              description = "The last event id received; wins over after",
+              in = ParameterIn.HEADER)
+          @HeaderParam("Last-Event-ID")
+          String lastEventId) {
     streamStart(after, lastEventId);
+    if (!streams.hasRoom()) {
+      throw tooManyStreams();
+    }
     return Response.ok()
         .type("text/event-stream")
         .header("Cache-Control", "no-cache")
         .header("X-Accel-Buffering", "no")
         .build();
+  }
+
+  private ApiProblem tooManyStreams() {
+    return ApiProblem.of(
+            ProblemType.TOO_MANY_STREAMS,
+            "api.maxStreams streams are open in this process; retry after Retry-After seconds.")
+        .withHeader("Retry-After", Long.toString(retryAfterSeconds));
   }
 
   /** Where a stream starts, or the problem of a bad position or one below the retained window. */

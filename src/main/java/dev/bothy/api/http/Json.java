@@ -203,6 +203,10 @@ public final class Json {
    * @param detail what happened here
    * @param instance the request path
    * @param pointer the JSON pointer of the offending body member, when there is one
+   * @param parameter the query parameter at fault, when there is one
+   * @param header the request header at fault, when there is one
+   * @param limit the configuration key of the limit the request went over, when there is one
+   * @param reason with {@code webhook_target_refused}: the code of the rule that refused the target
    * @param minRetainedSeq with {@code resync_required}: the smallest number the log holds
    */
   @Schema(name = "Problem")
@@ -213,6 +217,10 @@ public final class Json {
       String detail,
       String instance,
       @Schema(example = "/events/0/type") String pointer,
+      @Schema(example = "after") String parameter,
+      @Schema(example = "Last-Event-ID") String header,
+      @Schema(example = "api.maxJsonDepth") String limit,
+      @Schema(example = "plain_http") String reason,
       @JsonProperty("min_retained_seq") Long minRetainedSeq) {}
 
   /**

@@ -122,6 +122,16 @@ class EventStreamTest {
       assertThat(fifth.statusCode()).isEqualTo(503);
       assertThat(json(fifth).get("type").asText()).isEqualTo("too_many_streams");
       assertThat(fifth.headers().firstValue("Retry-After")).hasValue("7");
+      HttpResponse<String> head =
+          APP.app()
+              .send(
+                  APP.app()
+                      .request("/v1/events/stream", ApiApp.SAM)
+                      .method("HEAD", HttpRequest.BodyPublishers.noBody())
+                      .build());
+      assertThat(head.statusCode()).as("HEAD answers what a GET would get").isEqualTo(503);
+      assertThat(head.headers().firstValue("Retry-After")).hasValue("7");
+      assertThat(head.body()).isEmpty();
     } finally {
       for (Sse s : open) {
         s.close();
