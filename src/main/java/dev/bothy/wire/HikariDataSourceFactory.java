@@ -213,7 +213,10 @@ public final class HikariDataSourceFactory implements PooledDataSourceFactory {
             Path.of(embedded.dataDirectory()),
             embedded.port(),
             embedded.startupWait().toJavaDuration(),
-            exitGrace);
+            exitGrace,
+            embedded.durable()
+                ? EmbeddedPostgresServer.Durability.DURABLE
+                : EmbeddedPostgresServer.Durability.THROWAWAY);
     try {
       List<String> applied = Migrator.migrate(server.superuserDataSource());
       // One line instead of Liquibase's lines per changeset, which a newcomer reads as noise.

@@ -107,7 +107,11 @@ public final class ApiBench {
     List<StreamRun> streams = new ArrayList<>();
     try (EmbeddedPostgresServer server =
         EmbeddedPostgresServer.start(
-            dir.resolve("data"), 0, Duration.ofSeconds(60), Duration.ZERO)) {
+            dir.resolve("data"),
+            0,
+            Duration.ofSeconds(60),
+            Duration.ZERO,
+            EmbeddedPostgresServer.Durability.THROWAWAY)) {
       BenchSupport.migrate(server);
       long perRun = 4L * events + 4L * (events / 20) + streamSeconds * 1000L;
       prepare(server, (runs + 1) * perRun);

@@ -56,7 +56,11 @@ public final class AppendBench {
     Map<String, List<Double>> samples = new LinkedHashMap<>();
     try (EmbeddedPostgresServer server =
         EmbeddedPostgresServer.start(
-            dir.resolve("data"), 0, Duration.ofSeconds(60), Duration.ZERO)) {
+            dir.resolve("data"),
+            0,
+            Duration.ofSeconds(60),
+            Duration.ZERO,
+            EmbeddedPostgresServer.Durability.THROWAWAY)) {
       BenchSupport.migrate(server);
       prepare(server);
       // One untimed round of Bothy's cells first: the JIT compiles the append path while it

@@ -185,7 +185,11 @@ public final class BusDispatchBench {
     BusModule bus = null;
     try (EmbeddedPostgresServer server =
         EmbeddedPostgresServer.start(
-            dir.resolve("data"), 0, Duration.ofSeconds(60), Duration.ZERO)) {
+            dir.resolve("data"),
+            0,
+            Duration.ofSeconds(60),
+            Duration.ZERO,
+            EmbeddedPostgresServer.Durability.THROWAWAY)) {
       BenchSupport.migrate(server);
       // The worker processes' start checks the instance record, which db migrate writes.
       PgExtension.recordInstance(server.superuserDataSource());

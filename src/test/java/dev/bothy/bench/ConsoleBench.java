@@ -151,7 +151,11 @@ public final class ConsoleBench {
     Map<String, List<Double>> p50 = new LinkedHashMap<>();
     try (EmbeddedPostgresServer server =
         EmbeddedPostgresServer.start(
-            dir.resolve("data"), 0, Duration.ofSeconds(60), Duration.ZERO)) {
+            dir.resolve("data"),
+            0,
+            Duration.ofSeconds(60),
+            Duration.ZERO,
+            EmbeddedPostgresServer.Durability.THROWAWAY)) {
       BenchSupport.migrate(server);
       PgExtension.recordInstance(server.superuserDataSource());
       fill(server, jobs);

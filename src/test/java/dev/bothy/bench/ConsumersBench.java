@@ -47,7 +47,11 @@ public final class ConsumersBench {
     List<Double> latencies = new ArrayList<>();
     try (EmbeddedPostgresServer server =
         EmbeddedPostgresServer.start(
-            dir.resolve("data"), 0, Duration.ofSeconds(60), Duration.ZERO)) {
+            dir.resolve("data"),
+            0,
+            Duration.ofSeconds(60),
+            Duration.ZERO,
+            EmbeddedPostgresServer.Durability.THROWAWAY)) {
       BenchSupport.migrate(server);
       sql(
           server,

@@ -64,7 +64,11 @@ public final class CountersBench {
     Map<String, List<Double>> samples = new LinkedHashMap<>();
     try (EmbeddedPostgresServer server =
         EmbeddedPostgresServer.start(
-            dir.resolve("data"), 0, Duration.ofSeconds(60), Duration.ZERO)) {
+            dir.resolve("data"),
+            0,
+            Duration.ofSeconds(60),
+            Duration.ZERO,
+            EmbeddedPostgresServer.Durability.THROWAWAY)) {
       BenchSupport.migrate(server);
       for (int run = 1; run <= runs; run++) {
         System.err.printf("counters: run %d of %d%n", run, runs);

@@ -64,7 +64,11 @@ public final class JobsBench {
     Map<String, List<Double>> samples = new LinkedHashMap<>();
     try (EmbeddedPostgresServer server =
         EmbeddedPostgresServer.start(
-            dir.resolve("data"), 0, Duration.ofSeconds(60), Duration.ZERO)) {
+            dir.resolve("data"),
+            0,
+            Duration.ofSeconds(60),
+            Duration.ZERO,
+            EmbeddedPostgresServer.Durability.THROWAWAY)) {
       BenchSupport.migrate(server);
       try (HikariDataSource pool = BenchSupport.pool(server, 20)) {
         JobRegistry registry =

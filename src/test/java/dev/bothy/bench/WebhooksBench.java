@@ -138,7 +138,11 @@ public final class WebhooksBench {
     String url = "http://127.0.0.1:" + receiver.getAddress().getPort() + "/hook";
     try (EmbeddedPostgresServer server =
         EmbeddedPostgresServer.start(
-            dir.resolve("data"), 0, Duration.ofSeconds(60), Duration.ZERO)) {
+            dir.resolve("data"),
+            0,
+            Duration.ofSeconds(60),
+            Duration.ZERO,
+            EmbeddedPostgresServer.Durability.THROWAWAY)) {
       BenchSupport.migrate(server);
       PgExtension.recordInstance(server.superuserDataSource());
       prepare(

@@ -262,7 +262,11 @@ public final class PgExtension implements BeforeAllCallback, AfterAllCallback {
           Path dir = Files.createTempDirectory("bothy-test-pg");
           embedded =
               EmbeddedPostgresServer.start(
-                  dir.resolve("data"), 0, Duration.ofSeconds(60), Duration.ZERO);
+                  dir.resolve("data"),
+                  0,
+                  Duration.ofSeconds(60),
+                  Duration.ZERO,
+                  EmbeddedPostgresServer.Durability.THROWAWAY);
         } catch (java.io.IOException e) {
           throw new IllegalStateException(e);
         }

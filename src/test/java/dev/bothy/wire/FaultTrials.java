@@ -313,7 +313,12 @@ public final class FaultTrials implements AutoCloseable {
     // After a stop the port may stay bound a moment; bounded retries.
     for (int attempt = 0; attempt < 50; attempt++) {
       try {
-        return EmbeddedPostgresServer.start(pgData, pgPort, Duration.ofSeconds(60), Duration.ZERO);
+        return EmbeddedPostgresServer.start(
+            pgData,
+            pgPort,
+            Duration.ofSeconds(60),
+            Duration.ZERO,
+            EmbeddedPostgresServer.Durability.THROWAWAY);
       } catch (RuntimeException e) {
         last = e;
         Thread.sleep(200);

@@ -42,6 +42,19 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
   private static final Map<String, String> NO_ERROR_DETAIL =
       Map.of(Pools.LOG_SERVER_ERROR_DETAIL, "false");
 
+  /**
+   * Whether a commit waits for its WAL to reach the disk. The zonky library starts PostgreSQL with
+   * {@code fsync} and {@code synchronous_commit} off, which loses answered writes when PostgreSQL
+   * or the machine dies; the development default must not, while tests and benchmarks that throw
+   * the data away take the speed.
+   */
+  public enum Durability {
+    /** {@code fsync} and {@code synchronous_commit} on: an answered commit survives a crash. */
+    DURABLE,
+    /** Both off, as the library starts it: for data that is thrown away after the run. */
+    THROWAWAY
+  }
+
   /** The superuser of an embedded server; trust authentication on loopback. */
   public static final String SUPERUSER = "postgres";
 
@@ -84,12 +97,17 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
    * @param startupWait how long to wait for PostgreSQL to accept connections
    * @param exitGrace how long the JVM exit hook waits for {@link #close()} before it stops
    *     PostgreSQL itself; zero stops it at once when the JVM exits
+   * @param durability whether commits are synced to disk ({@code database.embedded.durable})
    * @return the running server
    * @throws BothyException {@code unavailable} when another process holds the directory, the port
    *     is taken, or PostgreSQL does not start; the message names the key to change
    */
   public static EmbeddedPostgresServer start(
-      Path dataDirectory, int port, Duration startupWait, Duration exitGrace) {
+      Path dataDirectory,
+      int port,
+      Duration startupWait,
+      Duration exitGrace,
+      Durability durability) {
     Path data = dataDirectory.toAbsolutePath().normalize();
     Path lockFile = data.resolveSibling(data.getFileName() + ".lock");
     FileChannel channel = null;
@@ -108,6 +126,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
       stopOrphan(data, startupWait);
       int chosen = port == 0 ? freePort() : checkPortFree(port);
       long started = System.nanoTime();
+      String synced = durability == Durability.DURABLE ? "on" : "off";
       EmbeddedPostgres postgres =
           EmbeddedPostgres.builder()
               .setDataDirectory(data)
@@ -117,6 +136,9 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
               // Our own hook orders the stop after the owner's shutdown (see the class comment).
               .setRegisterShutdownHook(false)
               .setServerConfig("listen_addresses", "127.0.0.1")
+              // A -c option after the library's -F (fsync off) wins over it.
+              .setServerConfig("fsync", synced)
+              .setServerConfig("synchronous_commit", synced)
               // The server's output joins Bothy's log. A failing statement is the application's
               // to report (with its SQLSTATE, never its text or values): the server logs LOG,
               // FATAL and PANIC lines (start, stop, crashes), not ERROR lines or statements.
@@ -124,9 +146,10 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
               .setServerConfig("log_min_error_statement", "panic")
               .start();
       LOG.info(
-          "embedded PostgreSQL started: port={} data_directory={} elapsed_ms={}",
+          "embedded PostgreSQL started: port={} data_directory={} durable={} elapsed_ms={}",
           chosen,
           data,
+          durability == Durability.DURABLE,
           (System.nanoTime() - started) / 1_000_000);
       return new EmbeddedPostgresServer(postgres, channel, lock, exitGrace);
     } catch (IOException | RuntimeException e) {

@@ -41,6 +41,13 @@ public class EmbeddedConfig {
   @JsonProperty
   private Duration startupWait = DEFAULT_STARTUP_WAIT;
 
+  @Doc(
+      "Whether each commit waits for the disk (fsync and synchronous_commit on), so an answered"
+          + " write survives a crash of PostgreSQL or the machine; false is faster and loses the"
+          + " last writes on such a crash (throwaway data only).")
+  @JsonProperty
+  private boolean durable = true;
+
   /**
    * Returns {@code database.embedded.dataDirectory}.
    *
@@ -66,5 +73,14 @@ public class EmbeddedConfig {
    */
   public Duration startupWait() {
     return startupWait;
+  }
+
+  /**
+   * Returns {@code database.embedded.durable}.
+   *
+   * @return true when commits are synced to disk
+   */
+  public boolean durable() {
+    return durable;
   }
 }

@@ -32,7 +32,8 @@ class EmbeddedPostgresServerTest {
                       dir.resolve("data"),
                       taken.getLocalPort(),
                       Duration.ofSeconds(30),
-                      Duration.ZERO))
+                      Duration.ZERO,
+                      EmbeddedPostgresServer.Durability.THROWAWAY))
           .isInstanceOfSatisfying(
               BothyException.class, e -> assertThat(e.kind()).isEqualTo(ErrorKind.UNAVAILABLE))
           .hasMessageContaining("port " + taken.getLocalPort())
@@ -49,10 +50,41 @@ class EmbeddedPostgresServerTest {
             dir.resolve("data.lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
       holder.lock();
       assertThatThrownBy(
-              () -> EmbeddedPostgresServer.start(data, 0, Duration.ofSeconds(30), Duration.ZERO))
+              () ->
+                  EmbeddedPostgresServer.start(
+                      data,
+                      0,
+                      Duration.ofSeconds(30),
+                      Duration.ZERO,
+                      EmbeddedPostgresServer.Durability.THROWAWAY))
           .isInstanceOf(BothyException.class)
           .hasMessageContaining("is in use by another process")
           .hasMessageContaining("database.embedded.dataDirectory");
+    }
+  }
+
+  @Test
+  void a_durable_server_syncs_each_commit_and_a_throwaway_one_does_not() throws Exception {
+    for (EmbeddedPostgresServer.Durability durability :
+        EmbeddedPostgresServer.Durability.values()) {
+      String expected = durability == EmbeddedPostgresServer.Durability.DURABLE ? "on" : "off";
+      try (EmbeddedPostgresServer server =
+          EmbeddedPostgresServer.start(
+              dir.resolve(durability.name()),
+              0,
+              Duration.ofSeconds(60),
+              Duration.ZERO,
+              durability)) {
+        try (Connection c = server.superuserDataSource().getConnection();
+            Statement st = c.createStatement()) {
+          for (String setting : List.of("fsync", "synchronous_commit")) {
+            try (ResultSet rs = st.executeQuery("show " + setting)) {
+              assertThat(rs.next()).isTrue();
+              assertThat(rs.getString(1)).as(durability + " " + setting).isEqualTo(expected);
+            }
+          }
+        }
+      }
     }
   }
 
@@ -68,7 +100,12 @@ class EmbeddedPostgresServerTest {
      */
     public static void main(String[] args) throws InterruptedException {
       EmbeddedPostgresServer server =
-          EmbeddedPostgresServer.start(Path.of(args[0]), 0, Duration.ofSeconds(60), Duration.ZERO);
+          EmbeddedPostgresServer.start(
+              Path.of(args[0]),
+              0,
+              Duration.ofSeconds(60),
+              Duration.ZERO,
+              EmbeddedPostgresServer.Durability.THROWAWAY);
       System.out.println("HOLDING port=" + server.port());
       Thread.sleep(120_000);
     }
@@ -90,7 +127,12 @@ class EmbeddedPostgresServerTest {
     assertThat(data.resolve("postmaster.pid")).as("the killed process left its server").exists();
 
     try (EmbeddedPostgresServer restarted =
-        EmbeddedPostgresServer.start(data, 0, Duration.ofSeconds(60), Duration.ZERO)) {
+        EmbeddedPostgresServer.start(
+            data,
+            0,
+            Duration.ofSeconds(60),
+            Duration.ZERO,
+            EmbeddedPostgresServer.Durability.THROWAWAY)) {
       try (Connection c = restarted.superuserDataSource().getConnection();
           Statement st = c.createStatement();
           ResultSet rs = st.executeQuery("select 1")) {
