@@ -20,6 +20,8 @@ import net.sourceforge.argparse4j.inf.Namespace;
  * {@code migrate}; this bundle registers the same command with that hook.
  */
 final class DbCommand extends io.dropwizard.migrations.DbCommand<BothyConfiguration> {
+  private static final String DROPWIZARD_MIGRATIONS = "io.dropwizard.migrations.";
+
   private BothyConfiguration configuration;
 
   private DbCommand(DatabaseConfiguration<BothyConfiguration> strategy) {
@@ -54,11 +56,37 @@ final class DbCommand extends io.dropwizard.migrations.DbCommand<BothyConfigurat
   }
 
   /**
-   * Prints a bad configuration or a refused step in one line, anything else with its stack trace.
+   * Prints a bad configuration, a refused step or a missing option in one line, anything else with
+   * its stack trace.
    */
   @Override
   public void onError(io.dropwizard.core.cli.Cli cli, Namespace namespace, Throwable e) {
-    CommandErrors.print(cli, "db " + namespace.getString("subcommand"), e);
+    String command = "db " + namespace.getString("subcommand");
+    if (isUsageError(e)) {
+      cli.getStdErr()
+          .println(
+              command
+                  + ": "
+                  + e.getMessage()
+                  + "; see java -jar bothy.jar "
+                  + command
+                  + " -h for the options");
+      return;
+    }
+    CommandErrors.print(cli, command, e);
+  }
+
+  /**
+   * Dropwizard's Liquibase subcommands check the options that argparse cannot (one of two required,
+   * such as {@code --list} or {@code --force-release}) in their {@code run}, with an {@code
+   * IllegalArgumentException}: a usage error, not a defect to report with a stack trace.
+   */
+  private static boolean isUsageError(Throwable e) {
+    StackTraceElement[] trace = e.getStackTrace();
+    return e instanceof IllegalArgumentException
+        && e.getCause() == null
+        && trace.length > 0
+        && trace[0].getClassName().startsWith(DROPWIZARD_MIGRATIONS);
   }
 
   /**

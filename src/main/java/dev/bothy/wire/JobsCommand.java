@@ -194,7 +194,10 @@ final class JobsCommand extends ConfiguredCommand<BothyConfiguration> {
     if (db.url().isEmpty()
         && EmbeddedPostgresServer.inUse(Path.of(db.embedded().dataDirectory()))) {
       HikariConfig hikari = new HikariConfig();
-      hikari.setJdbcUrl("jdbc:postgresql://127.0.0.1:" + db.embedded().port() + "/postgres");
+      Path data = Path.of(db.embedded().dataDirectory());
+      // With database.embedded.port 0 the running owner picked a free port: read it.
+      int port = EmbeddedPostgresServer.runningPort(data).orElse(db.embedded().port());
+      hikari.setJdbcUrl("jdbc:postgresql://127.0.0.1:" + port + "/postgres");
       hikari.setUsername(db.user());
       hikari.setMaximumPoolSize(1);
       hikari.setPoolName("bothy-jobs-command");

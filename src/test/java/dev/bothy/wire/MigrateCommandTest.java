@@ -178,6 +178,26 @@ class MigrateCommandTest {
         .contains("database.migrationUser");
   }
 
+  @Test
+  void a_db_subcommand_without_its_required_option_says_so_in_one_line() throws Exception {
+    String url = PG.createEmptyDatabase("bothy_owner");
+    Path config = dir.resolve("config.yml");
+    Files.writeString(config, "database:\n  url: " + url + "\n");
+
+    for (String sub : List.of("locks", "rollback")) {
+      CommandLine.Outcome outcome = CommandLine.run("db", sub, config.toString());
+
+      assertThat(outcome.succeeded()).as(sub).isFalse();
+      assertThat(outcome.err())
+          .as(sub)
+          .startsWith("db " + sub + ": ")
+          .contains("java -jar bothy.jar db " + sub + " -h")
+          .doesNotContain("\tat ")
+          .doesNotContain("Exception");
+      assertThat(outcome.err().strip().lines()).as(sub).hasSize(1);
+    }
+  }
+
   private static String status(Path config) {
     PrintStream original = System.out;
     ByteArrayOutputStream captured = new ByteArrayOutputStream();

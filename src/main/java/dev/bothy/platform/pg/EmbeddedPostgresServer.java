@@ -13,7 +13,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -243,6 +245,25 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
     } catch (IOException e) {
       throw BothyException.unavailable(
           "cannot read the lock file " + lockFile + " (database.embedded.dataDirectory)", e);
+    }
+  }
+
+  /**
+   * Reads the port of the server running on a data directory from its {@code postmaster.pid}, whose
+   * fourth line PostgreSQL writes with the port it listens on: the port a tool must use when the
+   * owner picked a free one ({@code database.embedded.port} 0).
+   *
+   * @param dataDirectory {@code database.embedded.dataDirectory}
+   * @return the port, or empty when no server runs there or the file is torn
+   */
+  public static OptionalInt runningPort(Path dataDirectory) {
+    Path pidFile = dataDirectory.toAbsolutePath().normalize().resolve("postmaster.pid");
+    try {
+      List<String> lines = Files.readAllLines(pidFile);
+      return OptionalInt.of(Integer.parseInt(lines.get(3).trim()));
+    } catch (IOException | NumberFormatException | IndexOutOfBoundsException e) {
+      // No server (no file), or a file being written or removed: the configured port it is.
+      return OptionalInt.empty();
     }
   }
 

@@ -255,6 +255,14 @@ public final class PgUnitOfWork implements UnitOfWork {
           : new BothyException(ErrorKind.INTERNAL, "unit of work failed", failure);
     }
     Optional<String> state = SqlStates.first(failure);
+    if (state.isPresent() && SqlStates.schemaBehind(state.get())) {
+      return new BothyException(
+          SqlStates.kindOf(state.get()),
+          "the database lacks a table or column of Bothy's schema, SQLSTATE "
+              + state.get()
+              + ": run java -jar bothy.jar db migrate against this database",
+          failure);
+    }
     if (state.isPresent()) {
       return new BothyException(
           SqlStates.kindOf(state.get()),

@@ -19,6 +19,9 @@ final class SqlStates {
   /** Undefined table: the schema lacks a table, the database was not migrated. */
   static final String UNDEFINED_TABLE = "42P01";
 
+  /** Undefined column: the schema is older than the code. */
+  static final String UNDEFINED_COLUMN = "42703";
+
   private static final Set<String> RETRYABLE =
       Set.of(DEADLOCK, LOCK_NOT_AVAILABLE, SERIALIZATION_FAILURE);
 
@@ -61,6 +64,17 @@ final class SqlStates {
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * Tells whether a SQLSTATE says the schema lacks what the code reads: the database was never
+   * migrated, or by an older jar.
+   *
+   * @param state the SQLSTATE
+   * @return true for an undefined table or column
+   */
+  static boolean schemaBehind(String state) {
+    return state.equals(UNDEFINED_TABLE) || state.equals(UNDEFINED_COLUMN);
   }
 
   /**

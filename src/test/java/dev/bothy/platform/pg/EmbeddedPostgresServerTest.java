@@ -88,6 +88,22 @@ class EmbeddedPostgresServerTest {
     }
   }
 
+  @Test
+  void the_port_of_a_running_server_is_read_from_its_data_directory() throws Exception {
+    Path data = dir.resolve("data");
+    assertThat(EmbeddedPostgresServer.runningPort(data)).as("nothing runs yet").isEmpty();
+    try (EmbeddedPostgresServer server =
+        EmbeddedPostgresServer.start(
+            data,
+            0,
+            Duration.ofSeconds(60),
+            Duration.ZERO,
+            EmbeddedPostgresServer.Durability.THROWAWAY)) {
+      assertThat(EmbeddedPostgresServer.runningPort(data)).hasValue(server.port());
+    }
+    assertThat(EmbeddedPostgresServer.runningPort(data)).as("stopped").isEmpty();
+  }
+
   /** The child JVM's program: starts an embedded server on a directory and waits. */
   public static final class HoldsServer {
     private HoldsServer() {}

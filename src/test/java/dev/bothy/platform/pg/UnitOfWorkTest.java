@@ -398,6 +398,19 @@ class UnitOfWorkTest {
   }
 
   @Test
+  void a_missing_table_or_column_says_to_run_db_migrate() {
+    assertThatThrownBy(() -> uow.run(() -> PgTx.dsl().execute("select * from no_such_table")))
+        .isInstanceOf(BothyException.class)
+        .hasMessageContaining("SQLSTATE 42P01")
+        .hasMessageContaining("java -jar bothy.jar db migrate");
+    assertThatThrownBy(
+            () -> uow.run(() -> PgTx.dsl().execute("select no_such_column from scratch")))
+        .isInstanceOf(BothyException.class)
+        .hasMessageContaining("SQLSTATE 42703")
+        .hasMessageContaining("java -jar bothy.jar db migrate");
+  }
+
+  @Test
   void a_statement_timeout_is_unavailable_and_a_data_error_invalid() {
     uow =
         unitOfWork(
