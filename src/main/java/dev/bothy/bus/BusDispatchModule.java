@@ -44,7 +44,7 @@ import org.slf4j.LoggerFactory;
  * BusDispatchModule dispatch = new BusDispatchModule(settings, uow, jobs, sync, codec, metrics, clock);
  * dispatch.register("system", SystemModule.busConsumers()); // every module, every role
  * dispatch.checkAtStart(lifecycle, sync);             // every role: names and event types
- * dispatch.registerLogConsumer(sync);                  // worker and all, without NATS
+ * dispatch.registerLogConsumer(sync);                  // every role, without NATS
  * dispatch.startNatsConsumers(lifecycle, bus, settings); // worker and all, with bus.nats.url
  * }</pre>
  */
@@ -180,8 +180,9 @@ public final class BusDispatchModule {
 
   /**
    * Registers the log transport, the worker consumer {@code bus}, when any module declared a bus
-   * consumer; in {@code worker} and {@code all}, before the consumers start. Without a bus consumer
-   * there is no cursor row to keep moving.
+   * consumer; in every role without NATS (for its lag gauges; {@code worker} and {@code all} run
+   * its rounds), before the consumers start. Without a bus consumer there is no cursor row to keep
+   * moving.
    *
    * @param sync the event log module
    * @return true when the consumer was registered

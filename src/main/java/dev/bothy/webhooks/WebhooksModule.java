@@ -37,7 +37,7 @@ import java.util.function.Function;
  *
  * <pre>{@code
  * WebhooksModule webhooks = new WebhooksModule(settings, unitOfWork, jobs, sync, bodies, metrics, clock);
- * webhooks.registerConsumer(sync); // worker and all
+ * webhooks.registerConsumer(sync); // every role: its lag gauges; worker and all run it
  * webhooks.stopWith(lifecycle);    // every role: the transport closes after the job workers
  * webhooks.subscriptions();        // api and all: the routes
  * }</pre>
@@ -271,8 +271,8 @@ public final class WebhooksModule {
   }
 
   /**
-   * Registers the worker consumer {@code webhooks}; in {@code worker} and {@code all}, before the
-   * start.
+   * Registers the worker consumer {@code webhooks}; in every role (for its lag gauges; {@code
+   * worker} and {@code all} run its rounds), before the start.
    *
    * @param sync the event log module
    */

@@ -249,6 +249,12 @@ final class Assembly {
             jobs.registry().freeze();
             LOG.info("phase hooks frozen: hooks={}", hooks.registrations());
           });
+      // Every role knows the worker consumers, so an api process exports their lag gauges while
+      // no worker runs; only worker and all start their rounds (below).
+      webhooks.registerConsumer(sync);
+      if (bus.isEmpty()) {
+        busDispatch.registerLogConsumer(sync);
+      }
       if (role.runsWorkers()) {
         OtelJobTracer tracer = new OtelJobTracer(GlobalOpenTelemetry.get());
         jobs.startWorkers(
@@ -256,9 +262,9 @@ final class Assembly {
             listenConnection(config, "bothy-jobs-listen"),
             new JobRuntimeMetrics(environment.metrics()),
             tracer);
-        webhooks.registerConsumer(sync);
         // One transport of bus consumers (ADR 0024): the NATS durables with bus.nats.url, else the
-        // log (the worker consumer bus). Replays of dead letters run as bus.dispatch jobs on both.
+        // log (the worker consumer bus, registered above). Replays of dead letters run as
+        // bus.dispatch jobs on both.
         if (bus.isPresent()) {
           if (busDispatch.startNatsConsumers(
               lifecycle, bus.get(), config.bus().consumers().settings())) {
@@ -267,8 +273,6 @@ final class Assembly {
                 busDispatch.consumers().stream().map(BusConsumer::durable).toList(),
                 busDispatch::natsConsumerStates);
           }
-        } else {
-          busDispatch.registerLogConsumer(sync);
         }
         sync.startConsumers(
             lifecycle, listenConnection(config, ListenerWaker.APPLICATION_NAME), tracer);

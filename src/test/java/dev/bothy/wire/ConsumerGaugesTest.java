@@ -66,12 +66,17 @@ class ConsumerGaugesTest {
   }
 
   @Test
-  void metrics_json_shows_gauges_of_registered_consumers_only() throws Exception {
+  void the_api_role_has_gauges_of_the_consumers_a_worker_of_its_configuration_runs()
+      throws Exception {
     String json = Http.get(app.getAdminPort(), "/metrics").body();
+    // An unregistered consumer has no gauge: ConsumerMetricsTest.
     assertThat(json)
         .contains("bothy.event.consumer.lag{bothy_consumer_name=push}")
-        .doesNotContain("bothy_consumer_name=webhooks");
-    assertThat(assembly().sync().consumers().registered()).isEqualTo(List.of(ConsumerName.PUSH));
+        .contains("bothy.event.consumer.lag{bothy_consumer_name=webhooks}")
+        .contains("bothy.event.consumer.lag{bothy_consumer_name=bus}");
+    assertThat(assembly().sync().consumers().registered())
+        .as("webhooks, and bus on the log transport (no bus.nats.url), without running them")
+        .containsExactlyInAnyOrder(ConsumerName.PUSH, ConsumerName.WEBHOOKS, ConsumerName.BUS);
   }
 
   @Test

@@ -114,7 +114,9 @@ class ServerRolesTest {
     Path config = roleConfig("api.yml", app, admin);
     try (java.sql.Connection c = PG.owner().getConnection();
         java.sql.Statement st = c.createStatement()) {
-      st.execute("INSERT INTO event_consumer_cursors (name, last_seq) VALUES ('push', 0)");
+      st.execute(
+          "INSERT INTO event_consumer_cursors (name, last_seq)"
+              + " VALUES ('push', 0), ('webhooks', 0), ('bus', 0)");
     }
     // The probe launcher registers a consumer on push: the gauges cover registered consumers.
     try (ChildJvm api =
@@ -131,6 +133,11 @@ class ServerRolesTest {
                   body.contains("bothy_event_consumer_lag{")
                       && body.contains("bothy_event_consumer_pending_age_seconds{")
                       && body.contains("bothy_jobs{"));
+      // The worker's own consumers too: same jar, same configuration, same set (log transport).
+      assertThat(gauges)
+          .contains("bothy_event_consumer_lag{bothy_consumer_name=\"webhooks\"}")
+          .contains("bothy_event_consumer_lag{bothy_consumer_name=\"bus\"}")
+          .contains("bothy_event_consumer_registered{bothy_consumer_name=\"webhooks\"}");
       assertThat(gauges)
           .contains("bothy_event_consumer_lag{bothy_consumer_name=\"push\"}")
           .contains("bothy_event_consumer_pending_age_seconds{bothy_consumer_name=\"push\"}")
