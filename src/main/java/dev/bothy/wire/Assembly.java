@@ -278,7 +278,8 @@ final class Assembly {
             lifecycle, listenConnection(config, ListenerWaker.APPLICATION_NAME), tracer);
       }
       lifecycle.onStop(StopPhase.POOL, "pool", total, dataSource::stop);
-      LifecycleManaged managed = new LifecycleManaged(lifecycle, exitGrace(config));
+      LifecycleManaged managed =
+          new LifecycleManaged(lifecycle, exitGrace(config), connectorGrace(config));
       environment.lifecycle().manage(managed);
       // The exit hook stops the server, also one still starting; Jetty's own hook is turned off.
       environment
@@ -328,11 +329,15 @@ final class Assembly {
    * shutdown.totalTimeout}, the two stages that run before the pool closes.
    */
   private static Duration exitGrace(BothyConfiguration config) {
-    Duration total = config.shutdown().totalTimeout().toJavaDuration();
+    return config.shutdown().totalTimeout().toJavaDuration().plus(connectorGrace(config));
+  }
+
+  /** Returns {@code server.shutdownGracePeriod}, zero for a server factory without one. */
+  private static Duration connectorGrace(BothyConfiguration config) {
     if (config.getServerFactory() instanceof DefaultServerFactory server) {
-      return total.plus(server.getShutdownGracePeriod().toJavaDuration());
+      return server.getShutdownGracePeriod().toJavaDuration();
     }
-    return total;
+    return Duration.ZERO;
   }
 
   // For the commands and launchers of this package's tests: the modules and what they built.

@@ -4,6 +4,7 @@ import ch.qos.logback.classic.LoggerContext;
 import dev.bothy.platform.lifecycle.Lifecycle;
 import io.dropwizard.lifecycle.Managed;
 import java.time.Duration;
+import java.util.concurrent.TimeoutException;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.util.component.LifeCycle;
 import org.slf4j.Logger;
@@ -39,10 +40,12 @@ final class LifecycleManaged implements Managed {
    *
    * @param lifecycle the lifecycle
    * @param exitGrace how long the exit waits for the stop phases before flushing the logs
+   * @param connectorGrace {@code server.shutdownGracePeriod}: how long the connectors wait for
+   *     requests in flight, for the log lines of the stop
    */
-  LifecycleManaged(Lifecycle lifecycle, Duration exitGrace) {
+  LifecycleManaged(Lifecycle lifecycle, Duration exitGrace, Duration connectorGrace) {
     this.lifecycle = lifecycle;
-    this.exitHook = new Thread(() -> onExit(exitGrace), "bothy-exit");
+    this.exitHook = new Thread(() -> onExit(exitGrace, connectorGrace), "bothy-exit");
     Runtime.getRuntime().addShutdownHook(exitHook);
   }
 
@@ -61,9 +64,15 @@ final class LifecycleManaged implements Managed {
     this.server = starting;
   }
 
-  private void onExit(Duration exitGrace) {
+  private void onExit(Duration exitGrace, Duration connectorGrace) {
     LifeCycle toStop = server;
     if (toStop != null) {
+      // The JVM does not say which signal ended it; the line tells an operator the stop began
+      // and how long a slow request can hold it.
+      LOG.info(
+          "stop requested: closing the connectors, requests in flight get"
+              + " server.shutdownGracePeriod ({} ms), then the stop phases run",
+          connectorGrace.toMillis());
       // Jetty holds a stop until a running start has ended, so a SIGTERM during the start stops
       // the process in order once it started. On its own thread, so the wait stays bounded: the
       // rest of a start and the stop (grace period and stop phases) each get the exit grace.
@@ -73,7 +82,7 @@ final class LifecycleManaged implements Managed {
                 try {
                   toStop.stop();
                 } catch (Exception e) {
-                  LOG.warn("stop at exit failed: error.type={}", e.getClass().getName());
+                  logStopFailure(e, connectorGrace);
                 }
               },
               "bothy-stop-at-exit");
@@ -88,6 +97,35 @@ final class LifecycleManaged implements Managed {
     if (LoggerFactory.getILoggerFactory() instanceof LoggerContext context) {
       context.stop();
     }
+  }
+
+  /**
+   * Jetty stops everything it holds and then throws a {@link TimeoutException} when requests were
+   * still open at the end of the grace period: the stop is complete, those requests were cut off.
+   */
+  private static void logStopFailure(Exception e, Duration connectorGrace) {
+    if (causedByTimeout(e)) {
+      LOG.warn(
+          "requests still open after server.shutdownGracePeriod ({} ms) were cut off; raise it"
+              + " for longer requests",
+          connectorGrace.toMillis());
+    } else {
+      LOG.warn("stop at exit failed: error.type={}", e.getClass().getName());
+    }
+  }
+
+  private static boolean causedByTimeout(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof TimeoutException) {
+        return true;
+      }
+      for (Throwable suppressed : t.getSuppressed()) {
+        if (suppressed instanceof TimeoutException) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   @Override

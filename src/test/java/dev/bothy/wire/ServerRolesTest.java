@@ -3,6 +3,7 @@ package dev.bothy.wire;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.bothy.api.domain.TokenHash;
 import dev.bothy.testing.ChildJvm;
 import dev.bothy.testing.Http;
 import dev.bothy.testing.PgExtension;
@@ -104,6 +105,64 @@ class ServerRolesTest {
           .as("the consumers stop in their phase, before the job runtime")
           .isNotNegative()
           .isLessThan(out.indexOf("stop step done: phase=jobs step=jobs"));
+    }
+  }
+
+  @Test
+  void a_sigterm_is_logged_and_a_request_cut_off_by_the_grace_period_is_named_with_its_key()
+      throws Exception {
+    int app = Http.freePort();
+    int admin = Http.freePort();
+    Path config = roleConfig("api-grace.yml", app, admin);
+    Files.writeString(
+        config,
+        Files.readString(config).replace("server:\n", "server:\n  shutdownGracePeriod: 1s\n")
+            + "api:\n  tokens:\n    - name: alex\n      sha256: "
+            + TokenHash.sha256Hex(ApiApp.ALEX)
+            + "\n      scopes: [events:append]\n");
+    try (ChildJvm api =
+        ChildJvm.start(
+            BothyApplication.class.getName(), dir, List.of(), Map.of(), "api", config.toString())) {
+      awaitReady(api, admin);
+      try (java.net.Socket upload = new java.net.Socket("127.0.0.1", app)) {
+        // A slow upload: the headers and part of the body, the rest never comes.
+        upload
+            .getOutputStream()
+            .write(
+                ("POST /v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+                        + ApiApp.ALEX
+                        + "\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n"
+                        + "{\"events\":[")
+                    .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        upload.getOutputStream().flush();
+        // A byte of white space every 100 ms keeps the request in flight, past the grace period.
+        Thread trickle =
+            new Thread(
+                () -> {
+                  try {
+                    for (int i = 0; i < 900; i++) {
+                      upload.getOutputStream().write(' ');
+                      upload.getOutputStream().flush();
+                      Thread.sleep(100);
+                    }
+                  } catch (IOException | InterruptedException e) {
+                    // The server cut the request off: what the test waits for.
+                  }
+                },
+                "slow-upload");
+        trickle.setDaemon(true);
+        trickle.start();
+        Thread.sleep(500);
+        ChildJvm.Result stopped = api.terminate(Duration.ofSeconds(60));
+        String out = stopped.output();
+        assertThat(out)
+            .contains("stop requested: closing the connectors")
+            .contains("server.shutdownGracePeriod")
+            .doesNotContain("stop at exit failed");
+        assertThat(out.indexOf("requests still open after server.shutdownGracePeriod (1000 ms)"))
+            .as(out)
+            .isGreaterThan(out.indexOf("stop requested"));
+      }
     }
   }
 
