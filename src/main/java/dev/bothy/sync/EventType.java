@@ -19,14 +19,34 @@ import java.util.Objects;
  * @param resourceType the aggregate type: the resource type every event of this type is about, such
  *     as {@code user}
  * @param description one sentence for the event reference
+ * @param origin who may append it: clients through the HTTP API, or only its own module
  * @param <P> the payload record type
  */
 public record EventType<P extends Record>(
-    String name, int version, Class<P> payloadType, String resourceType, String description) {
+    String name,
+    int version,
+    Class<P> payloadType,
+    String resourceType,
+    String description,
+    Origin origin) {
+
+  /**
+   * Who appends events of a type. A type that reports a module's own state change (a ping was
+   * recorded) is appended by that module in the unit that makes the change; a client that could
+   * append it too would report a change that never happened, and the module's handlers would act on
+   * it.
+   */
+  public enum Origin {
+    /** Clients append it with {@code POST /v1/events} (scope {@code events:append}). */
+    API,
+    /** Only the module that registers it appends it; {@code POST /v1/events} refuses it. */
+    MODULE
+  }
 
   /** Checks the components. */
   public EventType {
     Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(origin, "origin");
     Objects.requireNonNull(payloadType, "payloadType");
     Objects.requireNonNull(resourceType, "resourceType");
     Objects.requireNonNull(description, "description");

@@ -21,7 +21,8 @@ public final class EventTypes {
           1,
           SettingsUpdated.class,
           "user",
-          "A user changed some of their settings.");
+          "A user changed some of their settings.",
+          EventType.Origin.API);
 
   private final Map<String, EventType<?>> types = new TreeMap<>();
 

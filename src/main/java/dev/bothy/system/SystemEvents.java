@@ -13,12 +13,23 @@ public final class SystemEvents {
 
   /** {@code system.pinged}: {@code POST /v1/system/pings} recorded a ping. */
   public static final EventType<Pinged> PINGED =
-      new EventType<>("system.pinged", 1, Pinged.class, PING, "A ping of flow 00 was recorded.");
+      new EventType<>(
+          "system.pinged",
+          1,
+          Pinged.class,
+          PING,
+          "A ping of flow 00 was recorded.",
+          EventType.Origin.MODULE);
 
   /** {@code system.echoed}: the handler {@code system.echo} marked a ping echoed. */
   public static final EventType<Echoed> ECHOED =
       new EventType<>(
-          "system.echoed", 1, Echoed.class, PING, "The bus handler system.echo echoed a ping.");
+          "system.echoed",
+          1,
+          Echoed.class,
+          PING,
+          "The bus handler system.echo echoed a ping.",
+          EventType.Origin.MODULE);
 
   private SystemEvents() {}
 

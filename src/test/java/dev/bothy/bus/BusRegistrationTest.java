@@ -107,7 +107,13 @@ class BusRegistrationTest {
   void the_start_fails_for_a_type_the_catalogue_lacks_and_registrations_end_at_the_start() {
     HandlerRegistry registry = new HandlerRegistry();
     EventType<Unknown> unknown =
-        new EventType<>("system.unknown", 1, Unknown.class, "system", "Not in the catalogue.");
+        new EventType<>(
+            "system.unknown",
+            1,
+            Unknown.class,
+            "system",
+            "Not in the catalogue.",
+            EventType.Origin.MODULE);
     registry.register(
         "system",
         List.of(

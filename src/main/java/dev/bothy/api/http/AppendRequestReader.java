@@ -198,6 +198,15 @@ final class AppendRequestReader {
                         "The event type "
                             + ApiProblem.echo(typeName)
                             + " is not registered; see docs/reference/events.md."));
+    if (type.origin() != EventType.Origin.API) {
+      throw ApiProblem.at(
+          ProblemType.INVALID_REQUEST,
+          at + "/type",
+          "The event type "
+              + type.name()
+              + " is appended by its module only, with the change it reports; see"
+              + " docs/reference/events.md for the types clients append.");
+    }
     JsonNode resource = event.get("resource");
     if (resource == null || !resource.isObject()) {
       throw ApiProblem.at(

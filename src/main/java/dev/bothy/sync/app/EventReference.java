@@ -38,9 +38,12 @@ public final class EventReference {
         .append("envelope's `resource_id` is the aggregate id. The payload is the JSON of the\n")
         .append("type's payload record; a golden payload per type and version under\n")
         .append("`src/test/resources/golden/events/<type>.v<version>.json` must round-trip\n")
-        .append("byte for byte. Handlers are the bus handlers registered for the type.\n\n")
-        .append("| type | version | aggregate | handlers | description |\n")
-        .append("|---|---|---|---|---|\n");
+        .append("byte for byte. Handlers are the bus handlers registered for the type.\n")
+        .append("Appended by: `clients` for a type clients append with `POST /v1/events`\n")
+        .append("(scope `events:append`), `its module` for a type only its module appends,\n")
+        .append("with the change it reports (the API refuses it).\n\n")
+        .append("| type | version | aggregate | appended by | handlers | description |\n")
+        .append("|---|---|---|---|---|---|\n");
     for (EventType<?> type : types.all()) {
       out.append("| `")
           .append(type.name())
@@ -49,6 +52,8 @@ public final class EventReference {
           .append(" | `")
           .append(type.resourceType())
           .append("` | ")
+          .append(type.origin() == EventType.Origin.API ? "clients" : "its module")
+          .append(" | ")
           .append(handlers(handlersByType, type.name()))
           .append(" | ")
           .append(type.description())

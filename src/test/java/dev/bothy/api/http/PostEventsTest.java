@@ -87,6 +87,24 @@ class PostEventsTest {
   }
 
   @Test
+  void an_event_type_only_its_module_appends_is_refused_and_nothing_is_written() throws Exception {
+    long before = APP.app().head();
+    String forged = event("system.pinged", "ping", "{\"pingId\":\"" + Ids.newId() + "\"}");
+    HttpResponse<String> refused =
+        APP.app().post(body(settings("a"), forged), ApiApp.ALEX, Map.of());
+
+    assertThat(refused.statusCode()).isEqualTo(400);
+    JsonNode problem = json(refused);
+    assertThat(problem.get("type").asText()).isEqualTo("invalid_request");
+    assertThat(problem.get("pointer").asText()).isEqualTo("/events/1/type");
+    assertThat(problem.get("detail").asText())
+        .contains("system.pinged")
+        .contains("by its module only")
+        .contains("docs/reference/events.md");
+    assertThat(APP.app().head()).isEqualTo(before);
+  }
+
+  @Test
   void an_idempotent_retry_gets_the_first_response_and_another_body_is_a_conflict()
       throws Exception {
     long before = APP.app().head();

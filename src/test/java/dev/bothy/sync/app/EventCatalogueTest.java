@@ -69,7 +69,8 @@ class EventCatalogueTest {
   @Test
   void the_update_mode_writes_a_zero_golden_for_a_type_without_one_and_never_rewrites_one(
       @TempDir Path dir) throws IOException {
-    EventType<Sample> sample = new EventType<>("sample.made", 2, Sample.class, "sample", "Made.");
+    EventType<Sample> sample =
+        new EventType<>("sample.made", 2, Sample.class, "sample", "Made.", EventType.Origin.API);
     Path existing = dir.resolve("settings.updated.v1.json");
     Files.writeString(existing, "{\"changedKeys\":[\"kept\"]}", StandardCharsets.UTF_8);
 
@@ -104,9 +105,13 @@ class EventCatalogueTest {
             EventTypes.withBuiltIns(), Map.of("settings.updated", List.of("system.b", "search.a")));
 
     assertThat(none)
-        .contains("| `settings.updated` | 1 | `user` | none |")
+        .contains("| `settings.updated` | 1 | `user` | clients | none |")
         .contains("| `changedKeys` | `List<String>` |");
-    assertThat(some).contains("| `settings.updated` | 1 | `user` | `search.a`, `system.b` |");
+    assertThat(some)
+        .contains("| `settings.updated` | 1 | `user` | clients | `search.a`, `system.b` |");
+    assertThat(EventReference.render(EventRegistrations.catalogue(), Map.of()))
+        .as("a type only its module appends")
+        .contains("| `system.pinged` | 1 | `ping` | its module | none |");
   }
 
   @Test
@@ -121,10 +126,19 @@ class EventCatalogueTest {
   @Test
   void type_names_versions_and_duplicates_are_checked() {
     assertThatThrownBy(
-            () -> new EventType<>("Settings", 1, SettingsUpdated.class, "user", "bad name"))
+            () ->
+                new EventType<>(
+                    "Settings", 1, SettingsUpdated.class, "user", "bad name", EventType.Origin.API))
         .hasMessageContaining("dotted lower case");
     assertThatThrownBy(
-            () -> new EventType<>("settings.updated", 0, SettingsUpdated.class, "user", "bad"))
+            () ->
+                new EventType<>(
+                    "settings.updated",
+                    0,
+                    SettingsUpdated.class,
+                    "user",
+                    "bad",
+                    EventType.Origin.API))
         .hasMessageContaining("start at 1");
     EventTypes types = EventTypes.withBuiltIns();
     assertThatThrownBy(() -> types.register(EventTypes.SETTINGS_UPDATED))
