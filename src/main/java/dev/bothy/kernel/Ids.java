@@ -1,9 +1,11 @@
 package dev.bothy.kernel;
 
 import java.security.SecureRandom;
+import java.util.Optional;
 import java.util.Random;
 import java.util.UUID;
 import java.util.function.LongSupplier;
+import java.util.regex.Pattern;
 
 /**
  * UUIDv7 identifiers (RFC 9562, section 5.7), monotonic within one process.
@@ -21,6 +23,9 @@ import java.util.function.LongSupplier;
  */
 public final class Ids {
   private static final Ids DEFAULT = new Ids(System::currentTimeMillis, new SecureRandom());
+  private static final Pattern CANONICAL =
+      Pattern.compile(
+          "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
   private static final int COUNTER_BITS = 12;
   private static final int COUNTER_MAX = (1 << COUNTER_BITS) - 1;
 
@@ -38,6 +43,21 @@ public final class Ids {
   public Ids(LongSupplier millis, Random random) {
     this.millis = millis;
     this.random = random;
+  }
+
+  /**
+   * Parses a UUID in its canonical text form only: 8-4-4-4-12 hexadecimal digits with hyphens, in
+   * either case. {@link UUID#fromString} also takes signs, short groups and an extra digit, and
+   * changes them into another id, so a typed id could name a row the user never meant.
+   *
+   * @param text the text, possibly null
+   * @return the id, or empty for anything else
+   */
+  public static Optional<UUID> parse(String text) {
+    if (text == null || !CANONICAL.matcher(text).matches()) {
+      return Optional.empty();
+    }
+    return Optional.of(UUID.fromString(text));
   }
 
   /**

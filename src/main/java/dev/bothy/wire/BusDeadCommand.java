@@ -7,6 +7,7 @@ import dev.bothy.bus.adapters.postgres.JooqDeadLetterRepository;
 import dev.bothy.bus.app.DeadLetterService;
 import dev.bothy.bus.app.DispatchJob;
 import dev.bothy.kernel.Clock;
+import dev.bothy.kernel.Ids;
 import dev.bothy.platform.jobs.JobRegistry;
 import dev.bothy.platform.jobs.runtime.JobInserterService;
 import dev.bothy.platform.pg.HookRegistry;
@@ -206,10 +207,8 @@ final class BusDeadCommand {
   }
 
   private static UUID deadLetterId(String text) {
-    try {
-      return UUID.fromString(text);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("'" + text + "' is not a dead letter id (a UUID)", e);
-    }
+    return Ids.parse(text)
+        .orElseThrow(
+            () -> new IllegalArgumentException("'" + text + "' is not a dead letter id (a UUID)"));
   }
 }

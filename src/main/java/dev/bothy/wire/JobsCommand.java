@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.bothy.kernel.Clock;
+import dev.bothy.kernel.Ids;
 import dev.bothy.platform.jobs.JobAdmin;
 import dev.bothy.platform.jobs.JobError;
 import dev.bothy.platform.jobs.JobState;
@@ -182,11 +183,8 @@ final class JobsCommand extends ConfiguredCommand<BothyConfiguration> {
   }
 
   private static UUID jobId(String text) {
-    try {
-      return UUID.fromString(text);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("'" + text + "' is not a job id (a UUID)", e);
-    }
+    return Ids.parse(text)
+        .orElseThrow(() -> new IllegalArgumentException("'" + text + "' is not a job id (a UUID)"));
   }
 
   static HikariDataSource open(BothyConfiguration config) throws Exception {

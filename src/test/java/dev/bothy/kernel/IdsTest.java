@@ -90,4 +90,18 @@ class IdsTest {
 
     assertThat(after).isGreaterThan(before);
   }
+
+  @Test
+  void parse_takes_the_canonical_form_only() {
+    UUID id = Ids.newId();
+    assertThat(Ids.parse(id.toString())).hasValue(id);
+    assertThat(Ids.parse(id.toString().toUpperCase(java.util.Locale.ROOT))).hasValue(id);
+    // UUID.fromString takes all of these, some changed on the way.
+    assertThat(Ids.parse("1-2-3-4-5")).isEmpty();
+    assertThat(Ids.parse("+f1c2b1e-0000-7000-8000-000000000000")).isEmpty();
+    assertThat(Ids.parse("0f1c2b1e-0000-7000-8000-0000000000000")).isEmpty();
+    assertThat(Ids.parse(" " + id)).isEmpty();
+    assertThat(Ids.parse("")).isEmpty();
+    assertThat(Ids.parse(null)).isEmpty();
+  }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.bothy.kernel.Ids;
 import dev.bothy.sync.EventDraft;
 import dev.bothy.sync.EventType;
 import dev.bothy.sync.EventTypes;
@@ -17,7 +18,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import java.util.regex.Pattern;
 import java.util.zip.ZipException;
 
 /**
@@ -32,9 +32,6 @@ final class AppendRequestReader {
   private static final Set<String> ROOT_MEMBERS = Set.of("events");
   private static final Set<String> EVENT_MEMBERS = Set.of("type", "resource", "actor", "payload");
   private static final Set<String> RESOURCE_MEMBERS = Set.of("type", "id");
-  private static final Pattern UUID_TEXT =
-      Pattern.compile(
-          "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
 
   private final StrictJson json;
   private final ObjectMapper mapper;
@@ -303,14 +300,14 @@ final class AppendRequestReader {
       }
       throw ApiProblem.at(ProblemType.INVALID_REQUEST, at, "A UUID is required here.");
     }
-    String text = Json.text(node);
-    // UUID.fromString alone takes signs and short groups ("+f1c2b1e-..."), and changes them.
-    if (text == null || !UUID_TEXT.matcher(text).matches()) {
-      throw ApiProblem.at(
-          ProblemType.INVALID_REQUEST,
-          at,
-          "Expected a UUID string: 8-4-4-4-12 hexadecimal digits with hyphens.");
-    }
-    return Optional.of(UUID.fromString(text));
+    UUID id =
+        Ids.parse(Json.text(node))
+            .orElseThrow(
+                () ->
+                    ApiProblem.at(
+                        ProblemType.INVALID_REQUEST,
+                        at,
+                        "Expected a UUID string: 8-4-4-4-12 hexadecimal digits with hyphens."));
+    return Optional.of(id);
   }
 }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import dev.bothy.api.Scope;
 import dev.bothy.api.app.RecordPing;
 import dev.bothy.api.domain.TokenHash;
+import dev.bothy.kernel.Ids;
 import dev.bothy.system.Ping;
 import dev.bothy.system.Pings;
 import io.swagger.v3.oas.annotations.Operation;
@@ -32,7 +33,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.regex.Pattern;
 
 /**
  * {@code /v1/system/pings}: flow 00, the worked example of a bus consumer, over the {@link Pings}
@@ -42,9 +42,6 @@ import java.util.regex.Pattern;
  */
 @Path("/v1/system/pings")
 public final class SystemResource {
-  private static final Pattern UUID_TEXT =
-      Pattern.compile(
-          "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
 
   /**
    * What a keyed request's row hashes: the route, since the body is always empty. A key sent to
@@ -192,12 +189,14 @@ public final class SystemResource {
       @Parameter(description = "The ping's id", schema = @Schema(type = "string", format = "uuid"))
           @PathParam("id")
           String id) {
-    if (!UUID_TEXT.matcher(id).matches()) {
-      throw ApiProblem.of(ProblemType.INVALID_REQUEST, "id must be a UUID.")
-          .with("parameter", "id");
-    }
+    UUID pingId =
+        Ids.parse(id)
+            .orElseThrow(
+                () ->
+                    ApiProblem.of(ProblemType.INVALID_REQUEST, "id must be a UUID.")
+                        .with("parameter", "id"));
     return pings
-        .find(UUID.fromString(id))
+        .find(pingId)
         .map(PingOut::of)
         .orElseThrow(() -> ApiProblem.of(ProblemType.NOT_FOUND, "No ping has this id."));
   }

@@ -2,6 +2,7 @@ package dev.bothy.api.http;
 
 import dev.bothy.api.Scope;
 import dev.bothy.kernel.BothyException;
+import dev.bothy.kernel.Ids;
 import dev.bothy.webhooks.CreatedSubscription;
 import dev.bothy.webhooks.Subscription;
 import dev.bothy.webhooks.TargetNotAllowed;
@@ -32,7 +33,6 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.UUID;
 import java.util.function.Supplier;
-import java.util.regex.Pattern;
 
 /**
  * {@code /v1/webhooks/subscriptions}: the operator's verbs on outgoing webhook subscriptions, over
@@ -42,9 +42,6 @@ import java.util.regex.Pattern;
  */
 @Path("/v1/webhooks/subscriptions")
 public final class WebhooksResource {
-  private static final Pattern UUID_TEXT =
-      Pattern.compile(
-          "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
   private static final String SCOPE = "webhooks:admin";
 
   private final WebhookSubscriptions subscriptions;
@@ -610,11 +607,11 @@ public final class WebhooksResource {
   }
 
   private static UUID id(String text, String parameter) {
-    if (!UUID_TEXT.matcher(text).matches()) {
-      throw ApiProblem.of(ProblemType.INVALID_REQUEST, parameter + " must be a UUID.")
-          .with("parameter", parameter);
-    }
-    return UUID.fromString(text);
+    return Ids.parse(text)
+        .orElseThrow(
+            () ->
+                ApiProblem.of(ProblemType.INVALID_REQUEST, parameter + " must be a UUID.")
+                    .with("parameter", parameter));
   }
 
   private static long seqParam(String text) {

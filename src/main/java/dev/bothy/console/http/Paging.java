@@ -1,5 +1,6 @@
 package dev.bothy.console.http;
 
+import dev.bothy.kernel.Ids;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.Optional;
@@ -13,6 +14,9 @@ import java.util.UUID;
  */
 final class Paging {
   private static final char SEPARATOR = '_';
+  // Years 1 to 9999: inside PostgreSQL's timestamptz range, and inside any real row's time.
+  private static final Instant EARLIEST = Instant.parse("0001-01-01T00:00:00Z");
+  private static final Instant LATEST = Instant.parse("9999-12-31T23:59:59.999999Z");
 
   private Paging() {}
 
@@ -68,11 +72,19 @@ final class Paging {
     }
     int cut = text.lastIndexOf(SEPARATOR);
     try {
-      if (cut < 1 || text.length() - cut - 1 != 36) {
+      if (cut < 1) {
         throw new IllegalArgumentException("no <time>_<id>");
       }
-      return Optional.of(
-          new Key(Instant.parse(text.substring(0, cut)), UUID.fromString(text.substring(cut + 1))));
+      Instant at = Instant.parse(text.substring(0, cut));
+      // Every cursor this list hands out is a stored time; one past PostgreSQL's range would
+      // fail in the database as a data error instead of as a bad cursor.
+      if (at.isBefore(EARLIEST) || at.isAfter(LATEST)) {
+        throw new IllegalArgumentException("a time no row has");
+      }
+      UUID id =
+          Ids.parse(text.substring(cut + 1))
+              .orElseThrow(() -> new IllegalArgumentException("no UUID after the time"));
+      return Optional.of(new Key(at, id));
     } catch (IllegalArgumentException | DateTimeParseException e) {
       throw invalid(
           name
@@ -92,14 +104,11 @@ final class Paging {
    * @throws ConsoleProblem {@code invalid_request} for anything but a UUID
    */
   static UUID id(String name, String text, String what) {
-    try {
-      if (text.length() != 36) {
-        throw new IllegalArgumentException("not 36 characters");
-      }
-      return UUID.fromString(text);
-    } catch (IllegalArgumentException e) {
-      throw invalid(name + " '" + ConsoleProblem.echo(text) + "' is not " + what + " (a UUID).");
-    }
+    return Ids.parse(text)
+        .orElseThrow(
+            () ->
+                invalid(
+                    name + " '" + ConsoleProblem.echo(text) + "' is not " + what + " (a UUID)."));
   }
 
   static ConsoleProblem invalid(String detail) {

@@ -185,6 +185,17 @@ class ConsoleAdminPagesTest {
                 "/console/api/dead-letters?before=2026-13-01T00:00:00Z_" + unknown,
                 400,
                 "invalid_request"),
+            new Bad(
+                "GET",
+                "/console/api/dead-letters?before=%2B1000000000-01-01T00:00:00Z_" + unknown,
+                400,
+                "invalid_request"),
+            new Bad(
+                "GET",
+                "/console/api/dead-letters?before=2026-01-01T00:00:00Z_1-2-3-4-5",
+                400,
+                "invalid_request"),
+            new Bad("GET", "/console/api/dead-letters/1-2-3-4-5", 400, "invalid_request"),
             new Bad("GET", "/console/api/dead-letters?limit=0", 400, "invalid_request"),
             new Bad("GET", "/console/api/dead-letters/nope", 400, "invalid_request"),
             new Bad("GET", "/console/api/dead-letters/" + unknown, 404, "not_found"),
@@ -217,6 +228,7 @@ class ConsoleAdminPagesTest {
       assertThat(ConsoleClient.json(r).get("type").asText())
           .as(bad.toString())
           .isEqualTo(bad.type());
+      assertThat(r.body()).as(bad.toString()).doesNotContain("SQLSTATE");
     }
   }
 
