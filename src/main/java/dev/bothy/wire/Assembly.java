@@ -75,6 +75,7 @@ final class Assembly {
       BothyConfiguration config, Environment environment, ProcessExit exit, Clock clock) {
     this.role = config.role();
     LOG.info("bothy starting: role={} version={}", role.code(), BuildInfo.version());
+    RedactedHealthChecks.install(environment.healthChecks());
     dataSource =
         new HikariDataSourceFactory(
                 config.database(),

@@ -232,7 +232,7 @@ public final class HikariDataSourceFactory implements PooledDataSourceFactory {
     return server;
   }
 
-  private static String rootMessage(Throwable t) {
+  static String rootMessage(Throwable t) {
     Throwable root = t;
     while (root.getCause() != null && root.getCause() != root) {
       root = root.getCause();

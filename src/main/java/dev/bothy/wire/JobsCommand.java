@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.pool.HikariPool;
+import dev.bothy.kernel.BothyException;
 import dev.bothy.kernel.Clock;
 import dev.bothy.kernel.Ids;
 import dev.bothy.platform.jobs.JobAdmin;
@@ -201,7 +203,18 @@ final class JobsCommand extends ConfiguredCommand<BothyConfiguration> {
       hikari.setPoolName("bothy-jobs-command");
       hikari.setConnectionTimeout(db.connectionTimeout().toMilliseconds());
       hikari.addDataSourceProperty(Pools.LOG_SERVER_ERROR_DETAIL, "false");
-      return new HikariDataSource(hikari);
+      try {
+        return new HikariDataSource(hikari);
+      } catch (HikariPool.PoolInitializationException e) {
+        throw BothyException.unavailable(
+            "cannot connect as "
+                + db.user()
+                + " to the embedded PostgreSQL that a running process holds on port "
+                + port
+                + " (check database.user, database.embedded.dataDirectory): "
+                + HikariDataSourceFactory.rootMessage(e),
+            e);
+      }
     }
     return (HikariDataSource)
         new HikariDataSourceFactory(

@@ -456,6 +456,24 @@ public final class ApiApp implements AutoCloseable {
   }
 
   /**
+   * Sends a {@code HEAD}.
+   *
+   * @param pathAndQuery the path with its query
+   * @param token the bearer token, or null for none
+   * @param headers more headers
+   * @return the response, with an empty body
+   * @throws IOException when the exchange fails
+   * @throws InterruptedException when interrupted
+   */
+  public HttpResponse<String> headRequest(
+      String pathAndQuery, String token, Map<String, String> headers)
+      throws IOException, InterruptedException {
+    HttpRequest.Builder b = request(pathAndQuery, token);
+    headers.forEach(b::header);
+    return send(b.method("HEAD", HttpRequest.BodyPublishers.noBody()).build());
+  }
+
+  /**
    * Sends {@code POST /v1/events} with a JSON body.
    *
    * @param body the body

@@ -145,4 +145,39 @@ class JobsCommandTest {
     assertThat(badState.err()).contains("unknown job state 'lost'");
     assertThat(badState.err()).doesNotContain("at dev.bothy");
   }
+
+  @Test
+  void a_running_embedded_server_that_refuses_the_connection_is_named_with_the_keys()
+      throws Exception {
+    Path data = dir.resolve("held-data");
+    Files.createDirectories(data);
+    int closed;
+    try (java.net.ServerSocket free =
+        new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      closed = free.getLocalPort();
+    }
+    // What a running owner leaves: its lock held, and postmaster.pid naming the port (line 4).
+    Files.writeString(
+        data.resolve("postmaster.pid"), "1\n" + data + "\n1700000000\n" + closed + "\n");
+    Path embedded = dir.resolve("embedded.yml");
+    Files.writeString(
+        embedded,
+        "database:\n  connectionTimeout: 1s\n  embedded:\n    dataDirectory: " + data + "\n");
+    try (java.nio.channels.FileChannel lock =
+        java.nio.channels.FileChannel.open(
+            dir.resolve("held-data.lock"),
+            java.nio.file.StandardOpenOption.CREATE,
+            java.nio.file.StandardOpenOption.WRITE)) {
+      lock.lock();
+      // The lock is this JVM's; inUse sees it as held, as it would another process's.
+      CommandLine.Outcome refused = CommandLine.run("jobs", "list", embedded.toString());
+
+      assertThat(refused.succeeded()).isFalse();
+      assertThat(refused.err())
+          .contains("jobs list: cannot connect as bothy_app to the embedded PostgreSQL")
+          .contains("port " + closed)
+          .contains("database.embedded.dataDirectory")
+          .doesNotContain("at dev.bothy");
+    }
+  }
 }

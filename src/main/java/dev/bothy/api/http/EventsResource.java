@@ -46,7 +46,8 @@ import java.util.regex.Pattern;
  */
 @Path("/v1/events")
 public final class EventsResource {
-  private static final Pattern DIGITS = Pattern.compile("[0-9]{1,19}");
+  // Any number of digits: one past a long is "too large", not "no number".
+  private static final Pattern DIGITS = Pattern.compile("[0-9]+");
 
   private final AppendEvents appendEvents;
   private final EventLog log;
@@ -135,7 +136,8 @@ public final class EventsResource {
     Optional<String> key = IdempotencyKeyHeader.of(headers);
     if (contentLength != null
         && DIGITS.matcher(contentLength).matches()
-        && Long.parseLong(contentLength) > Integer.MAX_VALUE) {
+        // More than 18 digits may not fit a long, and is over any body limit anyway.
+        && (contentLength.length() > 18 || Long.parseLong(contentLength) > Integer.MAX_VALUE)) {
       throw reader.tooLarge();
     }
     byte[] bytes = reader.readBody(body);
@@ -227,6 +229,12 @@ public final class EventsResource {
     int size = limit == null ? defaultPageSize : pageSize(limit);
     Set<String> only = Set.copyOf(typeFilter == null ? List.of() : typeFilter);
     for (String t : only) {
+      if (t.isEmpty()) {
+        throw ApiProblem.of(
+                ProblemType.INVALID_REQUEST,
+                "type must name an event type; leave it out for every type.")
+            .with("parameter", "type");
+      }
       if (types.find(t).isEmpty()) {
         throw ApiProblem.of(
                 ProblemType.UNKNOWN_EVENT_TYPE,

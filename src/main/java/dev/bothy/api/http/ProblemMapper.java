@@ -92,6 +92,10 @@ public final class ProblemMapper implements ExceptionMapper<Throwable> {
           case 413 -> "The request body is larger than the server takes.";
           case 414 -> "The request URI is longer than the server takes.";
           case 431 -> "The request's header fields are larger than the server takes.";
+          // Jetty's own 503: the server is stopping (its graceful shutdown) or not started yet.
+          case 503 ->
+              "The server is not taking requests now (starting or stopping); retry shortly,"
+                  + " or against another instance.";
           default -> type.title() + ".";
         });
     return write(body).getBytes(StandardCharsets.UTF_8);
@@ -110,7 +114,7 @@ public final class ProblemMapper implements ExceptionMapper<Throwable> {
               ApiProblem.of(ProblemType.METHOD_NOT_ALLOWED, "The route does not take this method.");
           // Jersey's 405 names the route's methods; RFC 9110 makes Allow part of every 405.
           String allow = web.getResponse().getHeaderString("Allow");
-          yield allow == null ? p : p.withHeader("Allow", allow);
+          yield allow == null ? p : p.withHeader("Allow", withHead(allow));
         }
         case 415 ->
             ApiProblem.of(
@@ -154,5 +158,18 @@ public final class ProblemMapper implements ExceptionMapper<Throwable> {
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("a problem document is plain data", e);
     }
+  }
+
+  /**
+   * Adds {@code HEAD} to a 405's {@code Allow} when it names {@code GET}: Jersey answers {@code
+   * HEAD} on every {@code GET} route but leaves it out of the header it builds.
+   */
+  private static String withHead(String allow) {
+    java.util.List<String> methods =
+        java.util.Arrays.stream(allow.split(",")).map(String::strip).toList();
+    if (methods.contains("GET") && !methods.contains("HEAD")) {
+      return allow + ",HEAD";
+    }
+    return allow;
   }
 }

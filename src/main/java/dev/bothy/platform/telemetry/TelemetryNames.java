@@ -137,6 +137,7 @@ public final class TelemetryNames {
                   "delay_ms",
                   // The embedded server's own lines.
                   "data_directory",
+                  "durable",
                   "port",
                   "pid",
                   "server_version",

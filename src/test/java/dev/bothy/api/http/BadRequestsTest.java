@@ -558,7 +558,46 @@ class BadRequestsTest {
     assertThat(response.headers().firstValue("Allow"))
         .hasValueSatisfying(
             allow ->
-                assertThat(allow.split(",\\s*")).contains("GET", "POST").doesNotContain("DELETE"));
+                assertThat(allow.split(",\\s*"))
+                    .contains("GET", "HEAD", "POST")
+                    .doesNotContain("DELETE")
+                    .doesNotHaveDuplicates());
+    HttpResponse<String> stream =
+        APP.app()
+            .send(
+                APP.app()
+                    .request("/v1/events/stream", ApiApp.SAM)
+                    .POST(HttpRequest.BodyPublishers.noBody())
+                    .build());
+    assertThat(stream.statusCode()).isEqualTo(405);
+    assertThat(stream.headers().firstValue("Allow"))
+        .hasValueSatisfying(
+            allow ->
+                assertThat(allow.split(",\\s*"))
+                    .contains("GET", "HEAD")
+                    .doesNotContain("POST")
+                    .doesNotHaveDuplicates());
+  }
+
+  @Test
+  void an_empty_type_filter_and_numbers_past_a_long_say_what_is_wrong() throws Exception {
+    HttpResponse<String> empty = APP.app().get("/v1/events?type=", ApiApp.SAM);
+    assertThat(empty.statusCode()).isEqualTo(400);
+    assertThat(ApiApp.json(empty).get("type").asText()).isEqualTo("invalid_request");
+    assertThat(ApiApp.json(empty).get("detail").asText())
+        .isEqualTo("type must name an event type; leave it out for every type.")
+        .doesNotContain("  ");
+
+    for (String digits : java.util.List.of("9".repeat(20), "9".repeat(25), "1" + "0".repeat(40))) {
+      HttpResponse<String> after = APP.app().get("/v1/events?after=" + digits, ApiApp.SAM);
+      assertThat(after.statusCode()).as(digits).isEqualTo(400);
+      assertThat(ApiApp.json(after).get("detail").asText())
+          .as(digits)
+          .isEqualTo("after is too large.");
+      HttpResponse<String> header =
+          APP.app().headRequest("/v1/events/stream", ApiApp.SAM, Map.of("Last-Event-ID", digits));
+      assertThat(header.statusCode()).as(digits).isEqualTo(400);
+    }
   }
 
   @Test

@@ -14,7 +14,6 @@ import dev.bothy.wire.ApiAppExtension;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -122,13 +121,7 @@ class EventStreamTest {
       assertThat(fifth.statusCode()).isEqualTo(503);
       assertThat(json(fifth).get("type").asText()).isEqualTo("too_many_streams");
       assertThat(fifth.headers().firstValue("Retry-After")).hasValue("7");
-      HttpResponse<String> head =
-          APP.app()
-              .send(
-                  APP.app()
-                      .request("/v1/events/stream", ApiApp.SAM)
-                      .method("HEAD", HttpRequest.BodyPublishers.noBody())
-                      .build());
+      HttpResponse<String> head = APP.app().headRequest("/v1/events/stream", ApiApp.SAM, Map.of());
       assertThat(head.statusCode()).as("HEAD answers what a GET would get").isEqualTo(503);
       assertThat(head.headers().firstValue("Retry-After")).hasValue("7");
       assertThat(head.body()).isEmpty();
@@ -149,12 +142,7 @@ class EventStreamTest {
     // Three times api.maxStreams (4): before the fix each HEAD kept a slot for good.
     for (int i = 0; i < 12; i++) {
       HttpResponse<String> head =
-          APP.app()
-              .send(
-                  APP.app()
-                      .request("/v1/events/stream?after=0", ApiApp.SAM)
-                      .method("HEAD", HttpRequest.BodyPublishers.noBody())
-                      .build());
+          APP.app().headRequest("/v1/events/stream?after=0", ApiApp.SAM, Map.of());
       assertThat(head.statusCode()).isEqualTo(200);
       assertThat(head.headers().firstValue("Content-Type"))
           .hasValueSatisfying(t -> assertThat(t).startsWith("text/event-stream"));
@@ -177,13 +165,7 @@ class EventStreamTest {
       assertThat(sse).isNotNull();
       assertThat(APP.app().openStreams()).isEqualTo(1);
     }
-    HttpResponse<String> unauthorized =
-        APP.app()
-            .send(
-                APP.app()
-                    .request("/v1/events/stream", null)
-                    .method("HEAD", HttpRequest.BodyPublishers.noBody())
-                    .build());
+    HttpResponse<String> unauthorized = APP.app().headRequest("/v1/events/stream", null, Map.of());
     assertThat(unauthorized.statusCode()).as("HEAD needs the token too").isEqualTo(401);
   }
 
