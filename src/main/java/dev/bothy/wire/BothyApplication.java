@@ -133,7 +133,11 @@ public final class BothyApplication extends Application<BothyConfiguration> {
     extension.accept(assembly);
     // After the extension, so the lag gauges cover every registered consumer and only those.
     ConsumerMetrics.register(
-        environment.metrics(), assembly.sync().consumers(), clock, assembly.scrapeReads());
+        environment.metrics(),
+        assembly.sync().consumers(),
+        clock,
+        assembly.scrapeReads(),
+        configuration.role().runsWorkers());
   }
 
   /**

@@ -25,9 +25,11 @@ import java.util.concurrent.TimeUnit;
  *       oldest unprocessed event occurred, floored at zero, zero at the head (the alert
  *       BothyEventConsumerLag compares it with {@code consumer.pendingAlertAfter});
  *   <li>{@code bothy_event_consumer_registered{bothy_consumer_name}}: 1 for each consumer whose
- *       handler is registered in this process, read from memory, never absent for a registered one.
- *       The alert BothyEventConsumerLagMissing compares it with the lag series: a registered
- *       consumer without a lag series has no cursor row (deleted by hand) and stands still.
+ *       rounds this process runs ({@code worker}, {@code all}), read from memory, never absent for
+ *       such a one. An {@code api} process knows the consumers for their lag but runs no round, and
+ *       a cursor row only a worker creates would be missing there on a fresh database. The alert
+ *       BothyEventConsumerLagMissing compares it with the lag series: a registered consumer without
+ *       a lag series has no cursor row (deleted by hand) and stands still.
  * </ul>
  *
  * <p>Only registered consumers have gauges, so {@code /metrics} shows no gauge without a value for
@@ -44,8 +46,23 @@ final class ConsumerMetrics {
 
   private ConsumerMetrics() {}
 
+  /**
+   * Registers the gauges of every registered consumer.
+   *
+   * @param registry the process's metrics
+   * @param consumers the consumers registered in this process
+   * @param clock the process's clock, for the pending age
+   * @param reads the bounded reads of a scrape
+   * @param runsRounds whether this process runs the consumers' rounds ({@code worker}, {@code
+   *     all}): only then is the registered series exported, since the alert that compares it with
+   *     the lag is about a consumer that should run here and cannot
+   */
   static void register(
-      MetricRegistry registry, Consumers consumers, Clock clock, ScrapeReads reads) {
+      MetricRegistry registry,
+      Consumers consumers,
+      Clock clock,
+      ScrapeReads reads,
+      boolean runsRounds) {
     CachedGauge<Map<ConsumerName, ConsumerState>> states =
         new CachedGauge<>(1, TimeUnit.SECONDS) {
           @Override
@@ -62,9 +79,11 @@ final class ConsumerMetrics {
           }
         };
     for (ConsumerName name : consumers.registered()) {
-      registry.register(
-          LabelledDropwizardExports.name(REGISTERED, LABEL, name.value()),
-          (Gauge<Integer>) () -> 1);
+      if (runsRounds) {
+        registry.register(
+            LabelledDropwizardExports.name(REGISTERED, LABEL, name.value()),
+            (Gauge<Integer>) () -> 1);
+      }
       registry.register(
           LabelledDropwizardExports.name(LAG, LABEL, name.value()),
           (Gauge<Long>)

@@ -232,6 +232,13 @@ public final class HikariDataSourceFactory implements PooledDataSourceFactory {
     return server;
   }
 
+  /**
+   * The message of the deepest cause: the driver's own words (a refused connection, a role that may
+   * not log in), which the pool's wrappers bury under their own.
+   *
+   * @param t the failure
+   * @return the root cause's message
+   */
   static String rootMessage(Throwable t) {
     Throwable root = t;
     while (root.getCause() != null && root.getCause() != root) {

@@ -211,7 +211,7 @@ final class JobsCommand extends ConfiguredCommand<BothyConfiguration> {
                 + db.user()
                 + " to the embedded PostgreSQL that a running process holds on port "
                 + port
-                + " (check database.user, database.embedded.dataDirectory): "
+                + " (check database.user, database.embedded.dataDirectory, database.embedded.port): "
                 + HikariDataSourceFactory.rootMessage(e),
             e);
       }

@@ -1,5 +1,6 @@
 package dev.bothy.wire;
 
+import com.codahale.metrics.health.AsyncHealthCheckDecorator;
 import com.codahale.metrics.health.HealthCheck;
 import com.codahale.metrics.health.HealthCheckRegistry;
 import com.codahale.metrics.health.HealthCheckRegistryListener;
@@ -10,7 +11,8 @@ import dev.bothy.kernel.ErrorFields;
  * authentication, and an exception's message can name a host, a user or a statement (HikariCP's
  * connectivity check reports the driver's exception as it is). A failing check with an error
  * reports {@code failed: error.type=... sqlstate=...} instead, as the log does ({@link
- * ErrorFields}); a check's own words, without an error, stay.
+ * ErrorFields}); a check's own words, without an error, stay. Checks marked {@code @Async} (none
+ * today) keep their own results.
  */
 final class RedactedHealthChecks {
   private RedactedHealthChecks() {}
@@ -25,9 +27,10 @@ final class RedactedHealthChecks {
         new HealthCheckRegistryListener() {
           @Override
           public void onHealthCheckAdded(String name, HealthCheck check) {
-            if (!(check instanceof Redacted)) {
-              // Called inside register: replacing it here means no other caller ever sees the
-              // unwrapped check on the servlet.
+            // Called right after register put the check: it is replaced before the process
+            // serves the admin port, since every check is registered while the process assembles.
+            // An asynchronous check is left alone: unregistering it would stop its schedule.
+            if (!(check instanceof Redacted) && !(check instanceof AsyncHealthCheckDecorator)) {
               registry.unregister(name);
               registry.register(name, new Redacted(check));
             }

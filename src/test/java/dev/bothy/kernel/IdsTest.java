@@ -96,7 +96,7 @@ class IdsTest {
     UUID id = Ids.newId();
     assertThat(Ids.parse(id.toString())).hasValue(id);
     assertThat(Ids.parse(id.toString().toUpperCase(java.util.Locale.ROOT))).hasValue(id);
-    // UUID.fromString takes all of these, some changed on the way.
+    // UUID.fromString takes the first two, as other ids.
     assertThat(Ids.parse("1-2-3-4-5")).isEmpty();
     assertThat(Ids.parse("+f1c2b1e-0000-7000-8000-000000000000")).isEmpty();
     assertThat(Ids.parse("0f1c2b1e-0000-7000-8000-0000000000000")).isEmpty();

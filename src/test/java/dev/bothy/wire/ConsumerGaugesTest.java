@@ -156,8 +156,18 @@ class ConsumerGaugesTest {
             .as("a read that did not finish leaves the lag series out, never a made-up value")
             .doesNotContain("bothy_event_consumer_lag{")
             .doesNotContain("bothy_event_consumer_pending_age_seconds{")
-            .as("read from memory: still there")
-            .contains("bothy_event_consumer_registered{bothy_consumer_name=\"push\"} 1.0");
+            .as("an api process runs no round: no registered series (ConsumerMetricsTest)")
+            .doesNotContain("bothy_event_consumer_registered{");
+
+        // The pool's connectivity check fails now, after database.connectionTimeout.
+        Http.Response health = Http.get(app.getAdminPort(), "/healthcheck");
+        assertThat(health.status()).isEqualTo(500);
+        assertThat(health.body())
+            .contains("failed: error.type=java.sql.SQLTransientConnectionException")
+            .as("no exception message or stack trace on the admin port")
+            .doesNotContain("\"stack\"")
+            .doesNotContain("Connection is not available")
+            .doesNotContain("com.zaxxer");
       } finally {
         held.close();
       }

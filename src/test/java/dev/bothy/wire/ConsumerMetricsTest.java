@@ -60,7 +60,7 @@ class ConsumerMetricsTest {
                 ConsumerName.WEBHOOKS, 90, 100, Optional.of(NOW.minusSeconds(42)), NOW),
             new ConsumerState(ConsumerName.PUSH, 120, 100, Optional.empty(), NOW)));
     MetricRegistry registry = new MetricRegistry();
-    ConsumerMetrics.register(registry, consumers, clock, reads);
+    ConsumerMetrics.register(registry, consumers, clock, reads, true);
 
     assertThat(gauge(registry, ConsumerMetrics.LAG, ConsumerName.WEBHOOKS)).isEqualTo(10L);
     assertThat(gauge(registry, ConsumerMetrics.PENDING_AGE, ConsumerName.WEBHOOKS)).isEqualTo(42.0);
@@ -75,14 +75,14 @@ class ConsumerMetricsTest {
   void an_error_or_a_missing_row_leaves_the_series_out() {
     states.set(new IllegalStateException("the database is down"));
     MetricRegistry registry = new MetricRegistry();
-    ConsumerMetrics.register(registry, consumers, new SettableClock(NOW), reads);
+    ConsumerMetrics.register(registry, consumers, new SettableClock(NOW), reads, true);
     assertThat(gauge(registry, ConsumerMetrics.LAG, ConsumerName.WEBHOOKS)).isNull();
     assertThat(gauge(registry, ConsumerMetrics.PENDING_AGE, ConsumerName.PUSH)).isNull();
 
     MetricRegistry other = new MetricRegistry();
     states.set(List.of());
     ConsumerMetrics.register(
-        other, consumers, new SettableClock(NOW.plus(Duration.ofDays(1))), reads);
+        other, consumers, new SettableClock(NOW.plus(Duration.ofDays(1))), reads, true);
     assertThat(gauge(other, ConsumerMetrics.LAG, ConsumerName.WEBHOOKS)).isNull();
   }
 
@@ -94,7 +94,7 @@ class ConsumerMetricsTest {
             new ConsumerState(ConsumerName.WEBHOOKS, 90, 100, Optional.empty(), NOW),
             new ConsumerState(ConsumerName.PUSH, 95, 100, Optional.empty(), NOW)));
     MetricRegistry registry = new MetricRegistry();
-    ConsumerMetrics.register(registry, consumers, new SettableClock(NOW), reads);
+    ConsumerMetrics.register(registry, consumers, new SettableClock(NOW), reads, true);
 
     assertThat(gauge(registry, ConsumerMetrics.LAG, ConsumerName.PUSH)).isEqualTo(5L);
     assertThat(registry.getMetrics().keySet())
@@ -102,11 +102,24 @@ class ConsumerMetricsTest {
   }
 
   @Test
+  void a_process_that_runs_no_rounds_exports_the_lag_but_no_registered_series() {
+    registered.set(List.of(ConsumerName.WEBHOOKS));
+    MetricRegistry registry = new MetricRegistry();
+    ConsumerMetrics.register(registry, consumers, new SettableClock(NOW), reads, false);
+
+    assertThat(registry.getMetrics().keySet())
+        .as("an api process: the alert on a registered consumer without lag is the worker's")
+        .noneMatch(name -> name.startsWith(ConsumerMetrics.REGISTERED))
+        .anyMatch(name -> name.startsWith(ConsumerMetrics.LAG))
+        .anyMatch(name -> name.startsWith(ConsumerMetrics.PENDING_AGE));
+  }
+
+  @Test
   void the_registered_series_is_one_for_each_registered_consumer_and_needs_no_database() {
     states.set(new IllegalStateException("the database is down"));
     registered.set(List.of(ConsumerName.WEBHOOKS));
     MetricRegistry registry = new MetricRegistry();
-    ConsumerMetrics.register(registry, consumers, new SettableClock(NOW), reads);
+    ConsumerMetrics.register(registry, consumers, new SettableClock(NOW), reads, true);
 
     assertThat(gauge(registry, ConsumerMetrics.REGISTERED, ConsumerName.WEBHOOKS)).isEqualTo(1);
     assertThat(registry.getMetrics().keySet())

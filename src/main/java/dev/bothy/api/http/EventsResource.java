@@ -136,8 +136,7 @@ public final class EventsResource {
     Optional<String> key = IdempotencyKeyHeader.of(headers);
     if (contentLength != null
         && DIGITS.matcher(contentLength).matches()
-        // More than 18 digits may not fit a long, and is over any body limit anyway.
-        && (contentLength.length() > 18 || Long.parseLong(contentLength) > Integer.MAX_VALUE)) {
+        && declaredOverIntMax(contentLength)) {
       throw reader.tooLarge();
     }
     byte[] bytes = reader.readBody(body);
@@ -415,6 +414,13 @@ public final class EventsResource {
         () ->
             ApiProblem.of(ProblemType.INVALID_REQUEST, "Last-Event-ID is too large.")
                 .with("header", "Last-Event-ID"));
+  }
+
+  /** Whether a {@code Content-Length} of digits only is over the largest int, without overflow. */
+  private static boolean declaredOverIntMax(String digits) {
+    String significant = digits.replaceFirst("^0+(?=.)", "");
+    // Ten digits hold every int; more are over it whatever they say.
+    return significant.length() > 10 || Long.parseLong(significant) > Integer.MAX_VALUE;
   }
 
   /** A number from 0 upwards, or the problem for text that is not one or one too large. */

@@ -11,7 +11,9 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -165,8 +167,7 @@ public final class ProblemMapper implements ExceptionMapper<Throwable> {
    * HEAD} on every {@code GET} route but leaves it out of the header it builds.
    */
   private static String withHead(String allow) {
-    java.util.List<String> methods =
-        java.util.Arrays.stream(allow.split(",")).map(String::strip).toList();
+    List<String> methods = Arrays.stream(allow.split(",")).map(String::strip).toList();
     if (methods.contains("GET") && !methods.contains("HEAD")) {
       return allow + ",HEAD";
     }

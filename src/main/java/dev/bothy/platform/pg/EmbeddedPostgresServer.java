@@ -9,6 +9,7 @@ import java.net.ServerSocket;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -259,7 +260,8 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
   public static OptionalInt runningPort(Path dataDirectory) {
     Path pidFile = dataDirectory.toAbsolutePath().normalize().resolve("postmaster.pid");
     try {
-      List<String> lines = Files.readAllLines(pidFile);
+      // ISO-8859-1 reads any byte: a data directory line in another encoding cannot fail it.
+      List<String> lines = Files.readAllLines(pidFile, StandardCharsets.ISO_8859_1);
       return OptionalInt.of(Integer.parseInt(lines.get(3).trim()));
     } catch (IOException | NumberFormatException | IndexOutOfBoundsException e) {
       // No server (no file), or a file being written or removed: the configured port it is.

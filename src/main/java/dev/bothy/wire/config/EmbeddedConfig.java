@@ -43,8 +43,9 @@ public class EmbeddedConfig {
 
   @Doc(
       "Whether each commit waits for the disk (fsync and synchronous_commit on), so an answered"
-          + " write survives a crash of PostgreSQL or the machine; false is faster and loses the"
-          + " last writes on such a crash (throwaway data only).")
+          + " write survives a crash of PostgreSQL or the machine; false is faster, loses the"
+          + " last writes when PostgreSQL is killed and can corrupt the whole data directory on"
+          + " a machine crash (throwaway data only).")
   @JsonProperty
   private boolean durable = true;
 
