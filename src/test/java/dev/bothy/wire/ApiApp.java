@@ -21,6 +21,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.HttpURLConnection;
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -99,6 +100,9 @@ public final class ApiApp implements AutoCloseable {
   public static final UUID USER = Ids.newId();
 
   private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** How long a stream client waits for its next event: the socket's and the heartbeats'. */
+  private static final int STREAM_READ_TIMEOUT_MS = 60_000;
 
   private final DropwizardTestSupport<BothyConfiguration> support;
   private final Path dir;
@@ -506,7 +510,7 @@ public final class ApiApp implements AutoCloseable {
         (HttpURLConnection) uri("/v1/events/stream" + query).toURL().openConnection();
     c.setRequestProperty("Authorization", "Bearer " + SAM);
     headers.forEach(c::setRequestProperty);
-    c.setReadTimeout(60_000);
+    c.setReadTimeout(STREAM_READ_TIMEOUT_MS);
     assertThat(c.getResponseCode()).isEqualTo(200);
     assertThat(c.getContentType()).startsWith("text/event-stream");
     return new Sse(c);
@@ -597,12 +601,14 @@ public final class ApiApp implements AutoCloseable {
     }
 
     /**
-     * Reads the next event, skipping comments (the heartbeats).
+     * Reads the next event, skipping comments (the heartbeats), for at most the stream's read
+     * timeout: heartbeats alone would keep the connection's own timeout from ever firing.
      *
      * @return the event, empty when the stream ended
-     * @throws IOException when reading fails
+     * @throws IOException when reading fails, or no event came within the read timeout
      */
     public Optional<StreamEvent> next() throws IOException {
+      long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(STREAM_READ_TIMEOUT_MS);
       OptionalLong id = OptionalLong.empty();
       String name = "message";
       StringBuilder data = new StringBuilder();
@@ -616,6 +622,10 @@ public final class ApiApp implements AutoCloseable {
           continue;
         }
         if (line.startsWith(":")) {
+          if (!any && System.nanoTime() > deadline) {
+            throw new SocketTimeoutException(
+                "no event within " + STREAM_READ_TIMEOUT_MS + " ms, only comments");
+          }
           continue;
         }
         any = true;

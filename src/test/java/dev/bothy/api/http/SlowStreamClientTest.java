@@ -7,9 +7,11 @@ import dev.bothy.wire.ApiApp;
 import dev.bothy.wire.ApiApp.InOrder;
 import dev.bothy.wire.ApiApp.Sse;
 import dev.bothy.wire.ApiAppExtension;
-import java.io.BufferedReader;
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
 import java.io.IOException;
-import java.io.InputStreamReader;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -53,6 +55,18 @@ class SlowStreamClientTest {
                   + "\r\n\r\n")
               .getBytes(StandardCharsets.US_ASCII));
       out.flush();
+      slow.setSoTimeout(30_000);
+      ChunkedLines lines = new ChunkedLines(slow.getInputStream());
+      // The server subscribes before it writes the stream's first comment: once it is read, every
+      // event appended below reaches the slow client's bounded buffer, none comes from the log as
+      // backlog (a backlog is read at the writer's pace and never overflows, so a late subscription
+      // would never be dropped and the stream would send heartbeats forever).
+      String opened = ": stream after " + start;
+      String line;
+      do {
+        line = lines.readLine();
+      } while (line != null && !line.equals(opened));
+      assertThat(line).as("the slow client's stream opened").isEqualTo(opened);
       try (Sse fast = APP.app().stream("?after=" + start, Map.of())) {
         AtomicLong fastAt = new AtomicLong(start);
         // A resync event has no id, so it breaks the order: the reading client was dropped.
@@ -80,16 +94,93 @@ class SlowStreamClientTest {
             .as("the reading client got every event in order")
             .isEqualTo(new InOrder(start + total, Optional.empty()));
       }
-      // Now read the slow one: it was dropped and told to resync.
-      slow.setSoTimeout(30_000);
-      BufferedReader lines =
-          new BufferedReader(new InputStreamReader(slow.getInputStream(), StandardCharsets.UTF_8));
+      // Now read the slow one: it was dropped and told to resync. Bounded: a stream that was not
+      // dropped sends heartbeats forever.
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
       boolean resync = false;
-      String line;
-      while (!resync && (line = lines.readLine()) != null) {
+      long ids = 0;
+      while (!resync && System.nanoTime() < deadline && (line = lines.readLine()) != null) {
         resync = line.equals("event: resync_required");
+        if (line.startsWith("id: ")) {
+          ids++;
+        }
       }
-      assertThat(resync).as("the slow client got resync_required").isTrue();
+      assertThat(resync)
+          .as("the slow client got resync_required within 60 s (it read %d events first)", ids)
+          .isTrue();
+      assertThat(ids).as("the slow client was dropped before the last event").isLessThan(total);
+    }
+  }
+
+  /**
+   * The lines of a chunked HTTP/1.1 response body read from a raw socket: a chunk may end inside an
+   * event, so lines are split only after the chunk framing is removed.
+   */
+  private static final class ChunkedLines {
+    private final InputStream in;
+    private int left;
+    private boolean started;
+    private boolean ended;
+
+    ChunkedLines(InputStream raw) throws IOException {
+      in = new BufferedInputStream(raw);
+      assertThat(rawLine()).as("status line").startsWith("HTTP/1.1 200 ");
+      boolean chunked = false;
+      String header;
+      while ((header = rawLine()) != null && !header.isEmpty()) {
+        chunked |= header.equalsIgnoreCase("Transfer-Encoding: chunked");
+      }
+      assertThat(chunked).as("a chunked body").isTrue();
+    }
+
+    /**
+     * Reads the next line of the body.
+     *
+     * @return the line without its end, null at the end of the body
+     * @throws IOException when reading fails or times out
+     */
+    String readLine() throws IOException {
+      ByteArrayOutputStream line = new ByteArrayOutputStream();
+      int b;
+      while ((b = bodyByte()) != -1 && b != '\n') {
+        line.write(b);
+      }
+      return b == -1 && line.size() == 0 ? null : line.toString(StandardCharsets.UTF_8);
+    }
+
+    private int bodyByte() throws IOException {
+      if (ended) {
+        return -1;
+      }
+      if (left == 0) {
+        if (started) {
+          assertThat(rawLine()).as("the end of a chunk").isEmpty();
+        }
+        started = true;
+        String size = rawLine();
+        left = size == null ? 0 : Integer.parseInt(size.split(";", 2)[0].trim(), 16);
+        if (left == 0) {
+          ended = true;
+          return -1;
+        }
+      }
+      int b = in.read();
+      if (b == -1) {
+        throw new EOFException("the connection closed inside a chunk");
+      }
+      left--;
+      return b;
+    }
+
+    private String rawLine() throws IOException {
+      ByteArrayOutputStream line = new ByteArrayOutputStream();
+      int b;
+      while ((b = in.read()) != -1 && b != '\n') {
+        if (b != '\r') {
+          line.write(b);
+        }
+      }
+      return b == -1 && line.size() == 0 ? null : line.toString(StandardCharsets.US_ASCII);
     }
   }
 }
