@@ -17,7 +17,10 @@ import java.util.TreeMap;
  * @param responseHeaders the response headers the delivery needs (at least {@code retry-after} when
  *     sent), names in lower case
  * @param bodyExcerpt the start of the response body, at most the transport's {@code
- *     webhooks.maxResponseBodyChars} characters; empty when there was none
+ *     webhooks.maxResponseBodyChars} characters; empty when there was none. A U+0000 in it becomes
+ *     U+FFFD, as malformed input does: the attempt keeps the excerpt in a PostgreSQL {@code text}
+ *     column, which refuses U+0000 (SQLSTATE 22021), and a refused attempt would send a delivered
+ *     event again and never disable on a 410.
  * @param elapsed from the start of the attempt to its end
  * @param errorKind empty with a response; otherwise one of {@link #ERROR_KINDS}
  */
@@ -55,7 +58,7 @@ public record SendResult(
   public SendResult {
     Objects.requireNonNull(errorKind, "errorKind");
     Objects.requireNonNull(elapsed, "elapsed");
-    Objects.requireNonNull(bodyExcerpt, "bodyExcerpt");
+    bodyExcerpt = Objects.requireNonNull(bodyExcerpt, "bodyExcerpt").replace('\u0000', '\uFFFD');
     if (errorKind.isPresent() != (status == 0)) {
       throw new IllegalArgumentException("a send result has a status or an error kind, not both");
     }

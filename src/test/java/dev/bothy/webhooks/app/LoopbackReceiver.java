@@ -21,7 +21,11 @@ final class LoopbackReceiver implements AutoCloseable {
   /** One received request: its headers (names in lower case) and its body. */
   record Received(Map<String, String> headers, byte[] body) {}
 
-  private record Answer(int status, Map<String, String> headers, long delayMillis) {}
+  private record Answer(int status, Map<String, String> headers, long delayMillis, String body) {
+    Answer(int status, Map<String, String> headers, long delayMillis) {
+      this(status, headers, delayMillis, "answer " + status);
+    }
+  }
 
   final List<Received> sent = Collections.synchronizedList(new ArrayList<>());
   private final Deque<Answer> script = new ArrayDeque<>();
@@ -53,7 +57,7 @@ final class LoopbackReceiver implements AutoCloseable {
             }
           }
           answer.headers().forEach((k, v) -> exchange.getResponseHeaders().add(k, v));
-          byte[] text = ("answer " + answer.status()).getBytes(StandardCharsets.UTF_8);
+          byte[] text = answer.body().getBytes(StandardCharsets.UTF_8);
           if (answer.status() == 204) {
             exchange.sendResponseHeaders(204, -1);
           } else {
@@ -74,6 +78,14 @@ final class LoopbackReceiver implements AutoCloseable {
   LoopbackReceiver then(int status, Map<String, String> headers) {
     synchronized (script) {
       script.add(new Answer(status, headers, 0));
+    }
+    return this;
+  }
+
+  /** Answers the next request with this status and body. */
+  LoopbackReceiver thenBody(int status, String body) {
+    synchronized (script) {
+      script.add(new Answer(status, Map.of(), 0, body));
     }
     return this;
   }

@@ -274,6 +274,35 @@ class WebhookDeliveryTest {
   }
 
   @Test
+  void an_answer_with_u0000_is_recorded_with_the_replacement_character() throws SQLException {
+    CreatedSubscription sub = create(false);
+    hooks.log.append(Ids.newId(), 1);
+    drainConsumer();
+    // PostgreSQL's text cannot hold U+0000: the attempt was refused with SQLSTATE 22021, so a
+    // 2xx was sent again and a 410 never disabled.
+    transport.thenBody(200, "ok\u0000 Alex");
+
+    assertThat(workDue()).containsExactly((RuntimeException) null);
+
+    assertThat(show(sub.subscription().id()).lastDeliveredSeq()).isEqualTo(seq(1));
+    assertThat(hooks.subscriptions.attempts(sub.subscription().id(), OptionalLong.of(seq(1)), 10))
+        .singleElement()
+        .satisfies(a -> assertThat(a.responseBody()).hasValue("ok\uFFFD Alex"));
+
+    hooks.log.append(Ids.newId(), 1);
+    drainConsumer();
+    transport.thenBody(410, "gone\u0000");
+
+    RuntimeException end = workDue().get(0);
+
+    assertThat(((JobEnd) end).verb()).isEqualTo(JobEnd.Verb.CANCEL);
+    assertThat(show(sub.subscription().id()).disabledReason()).hasValue(DisabledReason.GONE);
+    assertThat(hooks.subscriptions.attempts(sub.subscription().id(), OptionalLong.of(seq(2)), 10))
+        .singleElement()
+        .satisfies(a -> assertThat(a.responseBody()).hasValue("gone\uFFFD"));
+  }
+
+  @Test
   void after_a_rotation_both_secrets_sign_until_the_window_ends() throws SQLException {
     CreatedSubscription sub = create(false);
     CreatedSubscription rotated = hooks.subscriptions.rotateSecret(sub.subscription().id());
