@@ -263,6 +263,10 @@ final class Assembly {
             listenConnection(config, "bothy-jobs-listen"),
             new JobRuntimeMetrics(environment.metrics()),
             tracer);
+        // Dead letters are written where handlers run, on either transport (replays included).
+        BusDispatchMetrics.registerDeadLetterCounters(
+            environment.metrics(),
+            busDispatch.consumers().stream().flatMap(c -> c.handlerNames().stream()).toList());
         // One transport of bus consumers (ADR 0024): the NATS durables with bus.nats.url, else the
         // log (the worker consumer bus, registered above). Replays of dead letters run as
         // bus.dispatch jobs on both.

@@ -21,7 +21,7 @@ import java.util.function.ToLongFunction;
  *   <li>{@code bothy_bus_handler_seconds{bothy_bus_handler}}: the handler's unit of work, the
  *       delivery row included (summary);
  *   <li>{@code bothy_bus_dead_letters_total{bothy_bus_handler}}: dead letters written, what the
- *       alert BothyBusDeadLetters watches;
+ *       alert BothyBusDeadLetters watches; at zero from the start in the processes that dispatch;
  *   <li>on NATS, per durable this process pulls from, sampled from its consumer info every {@code
  *       bus.consumers.infoInterval}: {@code bothy_bus_consumer_pending{bothy_bus_durable}}, {@code
  *       bothy_bus_consumer_ack_pending{bothy_bus_durable}} and {@code
@@ -64,6 +64,20 @@ final class BusDispatchMetrics implements DispatchMetrics {
   @Override
   public void deadLetter(String handler) {
     registry.counter(LabelledDropwizardExports.name(DEAD_LETTERS, HANDLER, handler)).inc();
+  }
+
+  /**
+   * Registers every handler's dead-letter counter at zero, for the processes that dispatch: a
+   * labelled counter otherwise first appears at its first use, already at 1, and {@code increase()}
+   * in the alert BothyBusDeadLetters sees no step in a series that starts there.
+   *
+   * @param registry the metric registry
+   * @param handlers the registered handlers' names, a closed set fixed at start
+   */
+  static void registerDeadLetterCounters(MetricRegistry registry, Collection<String> handlers) {
+    for (String handler : handlers) {
+      registry.counter(LabelledDropwizardExports.name(DEAD_LETTERS, HANDLER, handler));
+    }
   }
 
   /**

@@ -89,7 +89,11 @@ class ServerRolesTest {
       awaitReady(worker, admin);
 
       assertThat(Http.get(admin, "/prometheus").body())
-          .contains("bothy_process_role{bothy_role=\"worker\"} 1.0");
+          .contains("bothy_process_role{bothy_role=\"worker\"} 1.0")
+          // At zero before the first dead letter: increase() in BothyBusDeadLetters sees the
+          // step to 1, which a series that first appears at 1 would hide.
+          .contains("bothy_bus_dead_letters_total{bothy_bus_handler=\"system.echo\"} 0.0")
+          .contains("bothy_bus_dead_letters_total{bothy_bus_handler=\"system.echoes\"} 0.0");
       assertThatThrownBy(() -> Http.get(app, "/")).isInstanceOf(ConnectException.class);
       assertThat(worker.output()).contains("[worker]").doesNotContain("embedded PostgreSQL");
       assertThat(dir.resolve("bothy-data")).doesNotExist();
