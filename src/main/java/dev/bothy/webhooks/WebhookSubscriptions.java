@@ -88,11 +88,14 @@ public interface WebhookSubscriptions {
 
   /**
    * Makes a new secret. The old one keeps signing beside it for {@code
-   * webhooks.secretRotationWindow}, so receivers can switch without losing a delivery.
+   * webhooks.secretRotationWindow}, so receivers can switch without losing a delivery. While a
+   * replaced secret still signs, another rotation is refused: it would stop that secret at once,
+   * and a receiver may hold only it.
    *
    * @param id its id
    * @return the subscription and the new secret, shown this once
-   * @throws dev.bothy.kernel.BothyException {@code not_found}
+   * @throws dev.bothy.kernel.BothyException {@code not_found}; {@code conflict} inside the window
+   *     of the last rotation
    */
   CreatedSubscription rotateSecret(UUID id);
 

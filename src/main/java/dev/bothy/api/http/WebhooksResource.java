@@ -375,7 +375,9 @@ public final class WebhooksResource {
       summary = "Rotate a webhook subscription's secret",
       description =
           "Makes a new secret, shown only in this answer. The old one keeps signing beside it"
-              + " until previous_secret_expires_at (webhooks.secretRotationWindow).",
+              + " until previous_secret_expires_at (webhooks.secretRotationWindow); until then"
+              + " another rotation is refused with 409, since it would stop the old secret at"
+              + " once while receivers may still hold it.",
       security = @SecurityRequirement(name = "bearer", scopes = SCOPE),
       responses = {
         @ApiResponse(
@@ -385,7 +387,8 @@ public final class WebhooksResource {
         @ApiResponse(responseCode = "400", ref = "#/components/responses/Problem"),
         @ApiResponse(responseCode = "401", ref = "#/components/responses/Problem"),
         @ApiResponse(responseCode = "403", ref = "#/components/responses/Problem"),
-        @ApiResponse(responseCode = "404", ref = "#/components/responses/Problem")
+        @ApiResponse(responseCode = "404", ref = "#/components/responses/Problem"),
+        @ApiResponse(responseCode = "409", ref = "#/components/responses/Problem")
       })
   public WebhooksJson.CreatedOut rotate(
       @Parameter(description = "The subscription's id", schema = @Schema(format = "uuid"))

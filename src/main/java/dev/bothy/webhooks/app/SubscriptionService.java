@@ -224,6 +224,15 @@ public final class SubscriptionService implements WebhookSubscriptions {
         () -> {
           StoredSubscription stored = locked(id);
           Instant now = clock.now();
+          Optional<Instant> stillSigning =
+              stored.view().previousSecretExpiresAt().filter(now::isBefore);
+          if (stillSigning.isPresent()) {
+            throw BothyException.conflict(
+                "the secret replaced by the last rotation signs until previous_secret_expires_at "
+                    + stillSigning.get()
+                    + " (webhooks.secretRotationWindow); rotating again now would stop it at once"
+                    + " while receivers may still hold it: rotate after that time");
+          }
           subscriptions.rotate(
               id, secret, stored.secret(), now.plus(settings.secretRotationWindow()), now);
           return new CreatedSubscription(subscriptions.find(id).orElseThrow().view(), secret);

@@ -179,6 +179,19 @@ class WebhooksApiTest {
     assertThat(json(call("GET", BASE + "/" + id, null, ApiApp.ROBIN_WEBHOOKS)))
         .as("rotated, then read")
         .isEqualTo(json(rotated).get("subscription"));
+    // A second rotation inside the window would stop the first secret signing at once, while a
+    // receiver may still hold only it.
+    HttpResponse<String> again =
+        call("POST", BASE + "/" + id + "/rotate-secret", null, ApiApp.ROBIN_WEBHOOKS);
+    assertThat(again.statusCode()).isEqualTo(409);
+    assertThat(json(again).get("type").asText()).isEqualTo("webhook_state_conflict");
+    assertThat(json(again).get("detail").asText())
+        .contains("previous_secret_expires_at")
+        .contains("webhooks.secretRotationWindow")
+        .doesNotContain("whsec_");
+    assertThat(json(call("GET", BASE + "/" + id, null, ApiApp.ROBIN_WEBHOOKS)))
+        .as("refused, nothing changed")
+        .isEqualTo(json(rotated).get("subscription"));
 
     HttpResponse<String> attempts =
         call("GET", BASE + "/" + id + "/attempts", null, ApiApp.ROBIN_WEBHOOKS);

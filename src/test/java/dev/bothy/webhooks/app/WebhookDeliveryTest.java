@@ -336,6 +336,38 @@ class WebhookDeliveryTest {
                 id, lateTs, late.body(), lateSignature, WebhookSecret.parse(sub.secret())))
         .as("the replaced secret no longer signs after webhooks.secretRotationWindow")
         .isFalse();
+    CreatedSubscription third = hooks.subscriptions.rotateSecret(sub.subscription().id());
+    assertThat(third.secret())
+        .as("once the window ended, rotate again")
+        .isNotEqualTo(rotated.secret());
+  }
+
+  @Test
+  void a_second_rotation_inside_the_window_is_refused_and_changes_nothing() throws SQLException {
+    CreatedSubscription sub = create(false);
+    CreatedSubscription rotated = hooks.subscriptions.rotateSecret(sub.subscription().id());
+    hooks.clock.advance(Duration.ofHours(23));
+
+    assertThatThrownBy(() -> hooks.subscriptions.rotateSecret(sub.subscription().id()))
+        .isInstanceOf(BothyException.class)
+        .extracting(e -> ((BothyException) e).kind())
+        .isEqualTo(ErrorKind.CONFLICT);
+
+    hooks.log.append(Ids.newId(), 1);
+    drainConsumer();
+    workDue();
+    var request = transport.sent.get(0);
+    for (String secret : List.of(sub.secret(), rotated.secret())) {
+      assertThat(
+              WebhookSignature.verify(
+                  request.headers().get("webhook-id"),
+                  Long.parseLong(request.headers().get("webhook-timestamp")),
+                  request.body(),
+                  request.headers().get("webhook-signature"),
+                  WebhookSecret.parse(secret)))
+          .as("both secrets still sign")
+          .isTrue();
+    }
   }
 
   @Test
