@@ -86,6 +86,8 @@ class ConfigurationTest {
         "ack timeout not below the duplicate window | bus:\\n  relay:\\n"
             + "    publishAckTimeout: 5m | bus.relay.publishAckTimeout must be shorter than"
             + " bus.nats.stream.duplicateWindow",
+        "fetch wait below its minimum, in the key's syntax | bus:\\n  consumers:\\n"
+            + "    fetchWait: 0s | bus.consumers.fetchWait must be at least 1s",
         "lease shorter than a window | bus:\\n  relay:\\n    leaseTimeout: 2s"
             + " | bus.relay.leaseTimeout must be at least twice bus.relay.pollInterval",
       })

@@ -189,13 +189,47 @@ public final class SecretSafeConfigurationFactoryFactory<T>
       super(path, lines(violations));
     }
 
-    private static List<String> lines(Set<? extends ConstraintViolation<?>> violations) {
+    /**
+     * The lines of the violations, sorted.
+     *
+     * @param violations what the validator found
+     * @return one line per violation: the key, then the rule
+     */
+    static List<String> lines(Set<? extends ConstraintViolation<?>> violations) {
       java.util.TreeSet<String> sorted = new java.util.TreeSet<>();
       for (ConstraintViolation<?> v : violations) {
         String key = String.valueOf(v.getPropertyPath()).replace(".<list element>", "");
-        sorted.add(key.isEmpty() ? v.getMessage() : key + " " + v.getMessage());
+        String rule = durationBound(v.getConstraintDescriptor().getAnnotation(), v.getMessage());
+        sorted.add(key.isEmpty() ? rule : key + " " + rule);
       }
       return List.copyOf(sorted);
+    }
+
+    // Dropwizard's duration bounds read "1 SECONDS"; the bound in the key's own syntax ("1s") is
+    // what an operator can type back.
+    private static String durationBound(java.lang.annotation.Annotation rule, String message) {
+      if (rule instanceof io.dropwizard.validation.MinDuration min) {
+        return (min.inclusive() ? "must be at least " : "must be longer than ")
+            + duration(min.value(), min.unit());
+      }
+      if (rule instanceof io.dropwizard.validation.MaxDuration max) {
+        return (max.inclusive() ? "must be at most " : "must be shorter than ")
+            + duration(max.value(), max.unit());
+      }
+      return message;
+    }
+
+    private static String duration(long value, java.util.concurrent.TimeUnit unit) {
+      return value
+          + switch (unit) {
+            case NANOSECONDS -> "ns";
+            case MICROSECONDS -> "us";
+            case MILLISECONDS -> "ms";
+            case SECONDS -> "s";
+            case MINUTES -> "m";
+            case HOURS -> "h";
+            case DAYS -> "d";
+          };
     }
   }
 
