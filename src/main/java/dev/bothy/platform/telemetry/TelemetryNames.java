@@ -109,6 +109,9 @@ public final class TelemetryNames {
                   "bothy.bus.durable",
                   "filter_subjects",
                   "fields",
+                  // A NATS stream's description, the mark of the installation that owns it.
+                  "description",
+                  "expected_description",
                   // A NATS server's error reduced to letters, or why a webhook subscription was
                   // disabled (gap, failing, gone).
                   "reason",

@@ -32,9 +32,10 @@ class LogKeysTest {
           "dev/bothy/wire",
           "dev/bothy/kernel");
 
-  // key={} in a format string, or "key=" + value in a context string.
+  // key={} or key=\"{}\" in a format string, or "key=" + value in a context string.
   private static final Pattern KEY =
-      Pattern.compile("(?<![A-Za-z0-9_.])([a-z][a-z0-9_.]*)=\\{\\}|\"([a-z][a-z0-9_.]*)=\" \\+");
+      Pattern.compile(
+          "(?<![A-Za-z0-9_.])([a-z][a-z0-9_.]*)=(?:\\\\\")?\\{\\}|\"([a-z][a-z0-9_.]*)=\" \\+");
 
   private static final Pattern LOG_CALL =
       Pattern.compile(
