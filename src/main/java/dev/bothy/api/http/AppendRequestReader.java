@@ -138,16 +138,7 @@ final class AppendRequestReader {
     } catch (StreamConstraintsException e) {
       throw json.limitProblem(e);
     } catch (JacksonException e) {
-      // Without a location there is no line to name; "line 0, column 0" only confused.
-      throw ApiProblem.of(
-          ProblemType.INVALID_REQUEST,
-          e.getLocation() == null || e.getLocation().getLineNr() < 1
-              ? "The body is not valid JSON."
-              : "The body is not valid JSON at line "
-                  + e.getLocation().getLineNr()
-                  + ", column "
-                  + e.getLocation().getColumnNr()
-                  + ".");
+      throw StrictJson.syntaxProblem(e);
     } catch (IOException e) {
       throw ApiProblem.of(ProblemType.INVALID_REQUEST, "The body could not be read.");
     }

@@ -22,6 +22,9 @@ import java.util.Map;
  * api.maxJsonNameLength}).
  */
 final class StrictJson {
+  /** How Jackson's duplicate detection starts its message ({@code Duplicate field 'name'}). */
+  private static final String DUPLICATE_MEMBER = "Duplicate field ";
+
   /** The key of the nesting limit. */
   static final String DEPTH_KEY = "api.maxJsonDepth";
 
@@ -85,6 +88,30 @@ final class StrictJson {
    */
   ObjectMapper mapper() {
     return mapper;
+  }
+
+  /**
+   * The problem of a body the parser refused, with its place when the parser knows one.
+   *
+   * @param e what the parser threw
+   * @return {@code invalid_request}: a member twice in one object, or not valid JSON
+   */
+  static ApiProblem syntaxProblem(com.fasterxml.jackson.core.JacksonException e) {
+    com.fasterxml.jackson.core.JsonLocation at = e.getLocation();
+    // Without a location there is no line to name; "line 0, column 0" only confused.
+    String where =
+        at == null || at.getLineNr() < 1
+            ? ""
+            : " at line " + at.getLineNr() + ", column " + at.getColumnNr();
+    // STRICT_DUPLICATE_DETECTION's words; the member's name, the client's text, is not repeated.
+    if (String.valueOf(e.getOriginalMessage()).startsWith(DUPLICATE_MEMBER)) {
+      return ApiProblem.of(
+          ProblemType.INVALID_REQUEST,
+          "The body holds a member twice in one object"
+              + (where.isEmpty() ? "" : "," + where)
+              + "; each member may appear once.");
+    }
+    return ApiProblem.of(ProblemType.INVALID_REQUEST, "The body is not valid JSON" + where + ".");
   }
 
   /**
@@ -158,7 +185,7 @@ final class StrictJson {
     for (int i = 0; i < text.length(); i++) {
       char c = text.charAt(i);
       if (c == '\0') {
-        return "holds U+0000, which the event log cannot store";
+        return "holds U+0000, which the database cannot store";
       }
       if (Character.isHighSurrogate(c)
           && i + 1 < text.length()

@@ -68,7 +68,7 @@ final class WebhookRequestReader {
     } catch (StreamConstraintsException e) {
       throw json.limitProblem(e);
     } catch (JacksonException e) {
-      throw ApiProblem.of(ProblemType.INVALID_REQUEST, "The body is not valid JSON.");
+      throw StrictJson.syntaxProblem(e);
     } catch (IOException e) {
       throw ApiProblem.of(ProblemType.INVALID_REQUEST, "The body could not be read.");
     }

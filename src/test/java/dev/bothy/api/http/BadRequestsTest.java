@@ -601,6 +601,31 @@ class BadRequestsTest {
   }
 
   @Test
+  void a_member_twice_in_one_object_is_named_as_such_with_its_place() throws Exception {
+    HttpResponse<String> events =
+        APP.app().post("{\"events\":[],\n \"events\":[]}", ApiApp.ALEX, Map.of());
+    assertThat(events.statusCode()).isEqualTo(400);
+    assertThat(ApiApp.json(events).get("detail").asText())
+        .isEqualTo(
+            "The body holds a member twice in one object, at line 2, column 10; each member may"
+                + " appear once.");
+    HttpResponse<String> webhooks =
+        APP.app()
+            .send(
+                APP.app()
+                    .request("/v1/webhooks/subscriptions", ApiApp.ROBIN_WEBHOOKS)
+                    .header("Content-Type", "application/json")
+                    .POST(
+                        HttpRequest.BodyPublishers.ofString(
+                            "{\"url\":\"https://hooks.example.com/a\",\"url\":\"https://hooks.example.com/b\"}"))
+                    .build());
+    assertThat(webhooks.statusCode()).isEqualTo(400);
+    assertThat(ApiApp.json(webhooks).get("detail").asText())
+        .startsWith("The body holds a member twice in one object, at line 1, column ")
+        .doesNotContain("example.com");
+  }
+
+  @Test
   void echoed_input_is_capped() throws Exception {
     String longType = "settings." + "z".repeat(5_000);
     HttpResponse<String> posted =
