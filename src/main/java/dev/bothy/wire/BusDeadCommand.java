@@ -98,7 +98,7 @@ final class BusDeadCommand {
       throws Exception {
     String verb = namespace.getString(VERB);
     // Parse the input before touching the database: bad input costs no connection.
-    UUID id = verb.equals("list") ? null : deadLetterId(namespace.getString("id"));
+    UUID id = verb.equals("list") ? null : deadLetterId(namespace.getString("id"), verb);
     HikariDataSource pool = JobsCommand.open(config);
     try {
       HookRegistry hooks = new HookRegistry();
@@ -206,9 +206,31 @@ final class BusDeadCommand {
         + "\n";
   }
 
-  private static UUID deadLetterId(String text) {
+  private static UUID deadLetterId(String text, String verb) {
     return Ids.parse(text)
         .orElseThrow(
-            () -> new IllegalArgumentException("'" + text + "' is not a dead letter id (a UUID)"));
+            () ->
+                new IllegalArgumentException(
+                    looksLikeAFile(text)
+                        // The file is optional, so a lone argument is read as the id.
+                        ? "'"
+                            + text
+                            + "' is a file, not a dead letter id: give the id after the"
+                            + " configuration file (bus dead "
+                            + verb
+                            + " [file] id)"
+                        : "'" + text + "' is not a dead letter id (a UUID)"));
+  }
+
+  private static boolean looksLikeAFile(String text) {
+    String lower = text.toLowerCase(java.util.Locale.ROOT);
+    if (lower.endsWith(".yml") || lower.endsWith(".yaml")) {
+      return true;
+    }
+    try {
+      return java.nio.file.Files.isRegularFile(java.nio.file.Path.of(text));
+    } catch (java.nio.file.InvalidPathException e) {
+      return false;
+    }
   }
 }

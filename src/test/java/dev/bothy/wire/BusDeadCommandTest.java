@@ -141,6 +141,15 @@ class BusDeadCommandTest {
     CommandLine.Outcome notAnId = dead("show", "robin");
     assertThat(notAnId.succeeded()).isFalse();
     assertThat(notAnId.err()).contains("bus dead: 'robin' is not a dead letter id (a UUID)");
+    // The file is optional, so a lone argument is the id: say what the file is doing there.
+    CommandLine.Outcome fileOnly = CommandLine.run("bus", "dead", "show", config.toString());
+    assertThat(fileOnly.succeeded()).isFalse();
+    assertThat(fileOnly.err())
+        .contains(
+            "bus dead: '"
+                + config
+                + "' is a file, not a dead letter id: give the id after the configuration file"
+                + " (bus dead show [file] id)");
     UUID unknown = Ids.newId();
     CommandLine.Outcome missing = dead("replay", unknown.toString());
     assertThat(missing.succeeded()).isFalse();
