@@ -572,6 +572,31 @@ class NatsDispatchTest extends DispatchContract {
     assertThat(count("SELECT count(*) FROM bus_dead_letters", -1)).isZero();
   }
 
+  @Test
+  void a_durable_deleted_while_its_runner_pulls_is_created_again_and_nothing_is_lost()
+      throws Exception {
+    start(handler("probe.ok", never()));
+    Event first = parts.appendOne();
+    publish(first);
+    run(SETTINGS, KeepAlive.NONE, connection);
+    await(() -> calls("probe.ok") == 1, () -> "the first event handled");
+    await(() -> safeAckPending() == 0, () -> "the first event answered");
+
+    // An operator or a tool deletes the durable; before, the loop failed every pull until a
+    // restart, and later events waited unseen.
+    connection.jetStreamManagement().deleteConsumer(Streams.EVENTS, "probe_main");
+    Event second = parts.appendOne();
+    publish(second);
+
+    await(() -> calls("probe.ok") == 2, () -> "the event after the deletion handled");
+    await(() -> safeAckPending() == 0, () -> "every message of the new durable answered");
+    assertThat(info().getConsumerConfiguration().getAckWait()).isEqualTo(SETTINGS.ackWait());
+    assertThat(parts.counted)
+        .as("the first event again, found in its row")
+        .contains("probe.ok duplicate");
+    assertThat(count("SELECT count(*) FROM event_deliveries", -1)).isEqualTo(2);
+  }
+
   private long safeAckPending() {
     try {
       return info().getNumAckPending();

@@ -40,7 +40,8 @@ import org.slf4j.LoggerFactory;
  * each message to one pull at a time, and the delivery rows keep a redelivered one from running a
  * handler twice. Every {@code bus.consumers.infoInterval} the loop samples the durable's counts for
  * the gauges. A failed pull (NATS away) is logged once and retried after {@code
- * bus.consumers.fetchWait}; an unexpected end of the thread ends the process.
+ * bus.consumers.fetchWait}; a durable found missing is declared again; an unexpected end of the
+ * thread ends the process.
  *
  * <p>A bench or a tool runs one with a no-op handler like this:
  *
@@ -202,7 +203,7 @@ public final class NatsConsumerRunner {
   private Next pull() throws Exception {
     ConsumerContext ctx = context;
     if (ctx == null) {
-      ctx = connection.getConsumerContext(Streams.EVENTS, consumer.durable());
+      ctx = contextDeclaringAgain();
       context = ctx;
     }
     FetchConsumer fetch;
@@ -233,6 +234,33 @@ public final class NatsConsumerRunner {
     }
     sample(ctx);
     return Next.AGAIN;
+  }
+
+  /**
+   * The durable's context; a durable deleted while this process runs (by an operator or a tool) is
+   * declared again as at the start, or every pull would fail until a restart while events wait.
+   * Like any new durable it starts at the stream's first message, and what was handled already is
+   * acked as {@code duplicate} through its delivery row. A projection replay's restart deletes and
+   * declares it the same way, so whichever declares first, the durable is the same.
+   */
+  private ConsumerContext contextDeclaringAgain() throws IOException, JetStreamApiException {
+    try {
+      return connection.getConsumerContext(Streams.EVENTS, consumer.durable());
+    } catch (JetStreamApiException e) {
+      if (e.getApiErrorCode() != NatsReplayRestart.CONSUMER_NOT_FOUND) {
+        throw e;
+      }
+    }
+    ensure(
+        connection.jetStreamManagement(),
+        consumer,
+        connection.getServerInfo().getVersion(),
+        settings);
+    LOG.warn(
+        "bus durable was missing, declared again: bothy.bus.durable={} stream={}",
+        consumer.durable(),
+        Streams.EVENTS);
+    return connection.getConsumerContext(Streams.EVENTS, consumer.durable());
   }
 
   private void sample(ConsumerContext ctx) {
