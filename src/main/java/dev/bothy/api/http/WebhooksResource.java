@@ -210,7 +210,8 @@ public final class WebhooksResource {
       summary = "Change a webhook subscription",
       description =
           "Replaces the url, event_types or rate_limit given; the url is checked like at"
-              + " creation.",
+              + " creation. Values equal to the current ones (or an empty object) change"
+              + " nothing, updated_at included.",
       security = @SecurityRequirement(name = "bearer", scopes = SCOPE),
       requestBody =
           @RequestBody(

@@ -167,12 +167,17 @@ public final class SubscriptionService implements WebhookSubscriptions {
     return unitOfWork.run(
         () -> {
           Subscription s = locked(id).view();
-          subscriptions.updateFields(
-              id,
-              url.orElse(s.url()),
-              eventTypes.orElse(s.eventTypes()),
-              change.rateLimit().orElse(s.rateLimit()),
-              clock.now());
+          String newUrl = url.orElse(s.url());
+          List<String> newTypes = eventTypes.orElse(s.eventTypes());
+          int newRate = change.rateLimit().orElse(s.rateLimit());
+          if (newUrl.equals(s.url())
+              && newTypes.equals(s.eventTypes())
+              && newRate == s.rateLimit()) {
+            // Nothing changes, so neither does updated_at: a client repeating a PATCH (or
+            // sending {}) does not make the subscription look edited.
+            return s;
+          }
+          subscriptions.updateFields(id, newUrl, newTypes, newRate, clock.now());
           return subscriptions.find(id).orElseThrow().view();
         });
   }

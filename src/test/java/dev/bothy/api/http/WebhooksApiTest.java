@@ -157,6 +157,12 @@ class WebhooksApiTest {
     assertThat(json(call("GET", BASE + "/" + id, null, ApiApp.ROBIN_WEBHOOKS)))
         .as("changed, then read")
         .isEqualTo(json(changed));
+    // A change to what is already there changes nothing, updated_at included.
+    for (String same : List.of("{}", "{\"rate_limit\":3,\"url\":\"" + hookUrl() + "\"}")) {
+      HttpResponse<String> unchanged = call("PATCH", BASE + "/" + id, same, ApiApp.ROBIN_WEBHOOKS);
+      assertThat(unchanged.statusCode()).as(same).isEqualTo(200);
+      assertThat(json(unchanged)).as(same).isEqualTo(json(changed));
+    }
 
     JsonNode disabled =
         json(call("POST", BASE + "/" + id + "/disable", null, ApiApp.ROBIN_WEBHOOKS));
