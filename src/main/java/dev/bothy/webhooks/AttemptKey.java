@@ -12,10 +12,50 @@ import java.util.UUID;
  * @param id its {@link Attempt#id()}, which breaks ties between equal times
  */
 public record AttemptKey(Instant attemptedAt, UUID id) {
+  // PostgreSQL's timestamptz holds these years; a cursor past them would fail in the database.
+  private static final Instant EARLIEST = Instant.parse("0001-01-01T00:00:00Z");
+  private static final Instant LATEST = Instant.parse("9999-12-31T23:59:59.999999Z");
+
   /** Checks that no component is null. */
   public AttemptKey {
     Objects.requireNonNull(attemptedAt, "attemptedAt");
     Objects.requireNonNull(id, "id");
+  }
+
+  /**
+   * Returns the key as a cursor for clients: {@code <ISO 8601 time>_<id>}, passed back unchanged.
+   *
+   * @return the cursor
+   */
+  public String encode() {
+    return attemptedAt + "_" + id;
+  }
+
+  /**
+   * Reads a cursor of {@link #encode()}.
+   *
+   * @param cursor the text a client passed back
+   * @return the key, empty when the text is not a cursor (or names a time outside the years 1 to
+   *     9999, which no stored attempt has)
+   */
+  public static java.util.Optional<AttemptKey> parse(String cursor) {
+    int cut = cursor.lastIndexOf('_');
+    if (cut < 1) {
+      return java.util.Optional.empty();
+    }
+    java.util.Optional<UUID> id = dev.bothy.kernel.Ids.parse(cursor.substring(cut + 1));
+    if (id.isEmpty()) {
+      return java.util.Optional.empty();
+    }
+    try {
+      Instant at = Instant.parse(cursor.substring(0, cut));
+      if (at.isBefore(EARLIEST) || at.isAfter(LATEST)) {
+        return java.util.Optional.empty();
+      }
+      return java.util.Optional.of(new AttemptKey(at, id.get()));
+    } catch (java.time.format.DateTimeParseException e) {
+      return java.util.Optional.empty();
+    }
   }
 
   /**

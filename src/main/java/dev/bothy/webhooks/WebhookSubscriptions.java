@@ -112,29 +112,46 @@ public interface WebhookSubscriptions {
   Subscription recover(UUID id, long fromSeq);
 
   /**
-   * Lists the attempts of a subscription, newest first.
-   *
-   * @param id its id
-   * @param eventSeq only the attempts of this event, when given
-   * @param limit the most to return, at least 1
-   * @return the attempts
-   * @throws dev.bothy.kernel.BothyException {@code not_found}
-   */
-  List<Attempt> attempts(UUID id, OptionalLong eventSeq, int limit);
-
-  /**
-   * Lists one page of a subscription's attempt log, newest first by {@code (attempted_at, id)},
+   * Lists one page of a subscription's attempts, newest first by {@code (attempted_at, id)},
    * starting below a key: the database reads only the page. Attempts are never changed once
    * written, so pages neither repeat nor skip one.
    *
    * @param id the subscription's id
+   * @param eventSeq only the attempts of this event, when given
    * @param before the key of the previous page's last attempt, empty for the first page
    * @param limit the most to return, at least 1
    * @return the attempts
    * @throws dev.bothy.kernel.BothyException {@code not_found} for an unknown subscription; {@code
    *     invalid} for a limit below 1
    */
-  List<Attempt> attemptPage(UUID id, Optional<AttemptKey> before, int limit);
+  List<Attempt> attempts(UUID id, OptionalLong eventSeq, Optional<AttemptKey> before, int limit);
+
+  /**
+   * Lists the newest attempts of a subscription.
+   *
+   * @param id its id
+   * @param eventSeq only the attempts of this event, when given
+   * @param limit the most to return, at least 1
+   * @return the attempts, newest first
+   * @throws dev.bothy.kernel.BothyException {@code not_found}
+   */
+  default List<Attempt> attempts(UUID id, OptionalLong eventSeq, int limit) {
+    return attempts(id, eventSeq, Optional.empty(), limit);
+  }
+
+  /**
+   * Lists one page of a subscription's attempt log, every event's, for the console.
+   *
+   * @param id the subscription's id
+   * @param before the key of the previous page's last attempt, empty for the first page
+   * @param limit the most to return, at least 1
+   * @return the attempts, newest first
+   * @throws dev.bothy.kernel.BothyException {@code not_found} for an unknown subscription; {@code
+   *     invalid} for a limit below 1
+   */
+  default List<Attempt> attemptPage(UUID id, Optional<AttemptKey> before, int limit) {
+    return attempts(id, OptionalLong.empty(), before, limit);
+  }
 
   /**
    * Counts a subscription's attempts, reading at most {@code cap} rows: exact below the cap, {@code

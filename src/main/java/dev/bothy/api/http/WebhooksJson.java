@@ -260,10 +260,19 @@ public final class WebhooksJson {
   }
 
   /**
-   * The attempts of a subscription, newest first.
+   * A page of a subscription's attempts, newest first.
    *
    * @param attempts the attempts
+   * @param nextBefore the {@code before} of the next page, or null after the last
    */
   @Schema(name = "WebhookAttempts")
-  public record AttemptsOut(List<AttemptOut> attempts) {}
+  public record AttemptsOut(
+      List<AttemptOut> attempts,
+      @JsonProperty("next_before")
+          @JsonInclude(JsonInclude.Include.ALWAYS)
+          @Schema(
+              nullable = true,
+              description = "The before of the next page, or null after the last",
+              example = "2026-12-06T10:15:30.123456Z_01a24daa-956e-77c0-8e30-3a94f03f8a0e")
+          String nextBefore) {}
 }

@@ -3,6 +3,8 @@ package dev.bothy.api.http;
 import dev.bothy.api.Scope;
 import dev.bothy.kernel.BothyException;
 import dev.bothy.kernel.Ids;
+import dev.bothy.webhooks.Attempt;
+import dev.bothy.webhooks.AttemptKey;
 import dev.bothy.webhooks.CreatedSubscription;
 import dev.bothy.webhooks.Subscription;
 import dev.bothy.webhooks.TargetNotAllowed;
@@ -504,8 +506,9 @@ public final class WebhooksResource {
    *
    * @param id its id
    * @param seq only this event's attempts
+   * @param before the {@code next_before} of the previous page, or nothing for the first
    * @param limit the most to return
-   * @return the attempts, newest first
+   * @return the attempts, newest first, and the cursor of the next page
    */
   @GET
   @Path("/{id}/attempts")
@@ -516,7 +519,8 @@ public final class WebhooksResource {
       summary = "List a webhook subscription's delivery attempts",
       description =
           "The recorded attempts, newest first, kept for webhooks.attemptRetention: the status,"
-              + " the start of the answer (webhooks.maxResponseBodyChars) or the error kind.",
+              + " the start of the answer (webhooks.maxResponseBodyChars) or the error kind. A"
+              + " page that is not the last gives next_before; pass it as before for the next.",
       security = @SecurityRequirement(name = "bearer", scopes = SCOPE),
       responses = {
         @ApiResponse(
@@ -537,6 +541,9 @@ public final class WebhooksResource {
               schema = @Schema(type = "integer", format = "int64", minimum = "1"))
           @QueryParam("seq")
           String seq,
+      @Parameter(description = "The next_before of the previous page; the first page without it")
+          @QueryParam("before")
+          String before,
       @Parameter(
               description =
                   "Most attempts to return, lowered to api.maxPageSize; default"
@@ -546,11 +553,25 @@ public final class WebhooksResource {
           String limit) {
     UUID key = id(id, "id");
     OptionalLong only = seq == null ? OptionalLong.empty() : OptionalLong.of(seqParam(seq));
+    Optional<AttemptKey> cursor = before == null ? Optional.empty() : Optional.of(cursor(before));
     int size = limit == null ? defaultPageSize : limit(limit);
+    // One more than the page tells whether a next page exists.
+    List<Attempt> rows = call(() -> subscriptions.attempts(key, only, cursor, size + 1));
+    List<Attempt> page = rows.subList(0, Math.min(size, rows.size()));
     return new WebhooksJson.AttemptsOut(
-        call(() -> subscriptions.attempts(key, only, size)).stream()
-            .map(WebhooksJson.AttemptOut::of)
-            .toList());
+        page.stream().map(WebhooksJson.AttemptOut::of).toList(),
+        rows.size() > size ? AttemptKey.of(page.get(page.size() - 1)).encode() : null);
+  }
+
+  private static AttemptKey cursor(String text) {
+    return AttemptKey.parse(text)
+        .orElseThrow(
+            () ->
+                ApiProblem.of(
+                        ProblemType.INVALID_REQUEST,
+                        "before must be the next_before of a previous page, passed back"
+                            + " unchanged.")
+                    .with("parameter", "before"));
   }
 
   private byte[] read(InputStream body, HttpHeaders headers) {

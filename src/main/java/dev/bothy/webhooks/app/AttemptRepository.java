@@ -25,24 +25,16 @@ public interface AttemptRepository {
   void insertAll(List<Attempt> attempts);
 
   /**
-   * Lists a subscription's attempts, newest first.
-   *
-   * @param subscriptionId the subscription
-   * @param eventSeq only this event's, when given
-   * @param limit the most to return
-   * @return the attempts
-   */
-  List<Attempt> list(UUID subscriptionId, OptionalLong eventSeq, int limit);
-
-  /**
    * Lists a subscription's attempts newest first by {@code (attempted_at, id)}, below a key.
    *
    * @param subscriptionId the subscription
+   * @param eventSeq only this event's, when given
    * @param before the key to start below, or empty for the newest
    * @param limit the most rows
    * @return the attempts
    */
-  List<Attempt> page(UUID subscriptionId, Optional<AttemptKey> before, int limit);
+  List<Attempt> list(
+      UUID subscriptionId, OptionalLong eventSeq, Optional<AttemptKey> before, int limit);
 
   /**
    * Counts a subscription's attempts with {@code count(*)} over a {@code LIMIT cap} subquery.

@@ -273,21 +273,9 @@ public final class SubscriptionService implements WebhookSubscriptions {
   }
 
   @Override
-  public List<Attempt> attempts(UUID id, OptionalLong eventSeq, int limit) {
-    if (limit < 1) {
-      throw BothyException.invalid("limit must be at least 1");
-    }
-    return unitOfWork.run(
-        () -> {
-          if (subscriptions.find(id).isEmpty()) {
-            throw notFound();
-          }
-          return attempts.list(id, eventSeq, limit);
-        });
-  }
-
-  @Override
-  public List<Attempt> attemptPage(UUID id, Optional<AttemptKey> before, int limit) {
+  public List<Attempt> attempts(
+      UUID id, OptionalLong eventSeq, Optional<AttemptKey> before, int limit) {
+    Objects.requireNonNull(eventSeq, "eventSeq");
     Objects.requireNonNull(before, "before");
     if (limit < 1) {
       throw BothyException.invalid("limit must be at least 1");
@@ -297,7 +285,7 @@ public final class SubscriptionService implements WebhookSubscriptions {
           if (subscriptions.find(id).isEmpty()) {
             throw notFound();
           }
-          return attempts.page(id, before, limit);
+          return attempts.list(id, eventSeq, before, limit);
         });
   }
 

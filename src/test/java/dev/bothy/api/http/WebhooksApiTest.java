@@ -271,6 +271,65 @@ class WebhooksApiTest {
     assertThat(attempts.get(0).get("outcome").asText()).isEqualTo("delivered");
     assertThat(attempts.get(0).get("response_status").asInt()).isEqualTo(204);
 
+    // Two resends make three attempts of the event: read them two at a time, newest first.
+    for (int i = 0; i < 2; i++) {
+      assertThat(
+              call(
+                      "POST",
+                      BASE + "/" + id + "/resend",
+                      "{\"seq\":" + seq + "}",
+                      ApiApp.ROBIN_WEBHOOKS)
+                  .statusCode())
+          .isEqualTo(202);
+    }
+    JsonNode all = null;
+    for (int i = 0; i < 200; i++) {
+      all =
+          json(call("GET", BASE + "/" + id + "/attempts?seq=" + seq, null, ApiApp.ROBIN_WEBHOOKS));
+      if (all.get("attempts").size() == 3) {
+        break;
+      }
+      Thread.sleep(50);
+    }
+    assertThat(all.get("attempts")).hasSize(3);
+    assertThat(all.get("next_before").isNull()).as("one page holds all").isTrue();
+    JsonNode first =
+        json(
+            call(
+                "GET",
+                BASE + "/" + id + "/attempts?seq=" + seq + "&limit=2",
+                null,
+                ApiApp.ROBIN_WEBHOOKS));
+    assertThat(first.get("attempts")).hasSize(2);
+    String next = first.get("next_before").asText();
+    JsonNode second =
+        json(
+            call(
+                "GET",
+                BASE
+                    + "/"
+                    + id
+                    + "/attempts?seq="
+                    + seq
+                    + "&limit=2&before="
+                    + java.net.URLEncoder.encode(next, java.nio.charset.StandardCharsets.UTF_8),
+                null,
+                ApiApp.ROBIN_WEBHOOKS));
+    assertThat(second.get("attempts")).hasSize(1);
+    assertThat(second.get("next_before").isNull()).isTrue();
+    assertThat(
+            List.of(
+                first.get("attempts").get(0),
+                first.get("attempts").get(1),
+                second.get("attempts").get(0)))
+        .as("the pages together, in order")
+        .containsExactly(
+            all.get("attempts").get(0), all.get("attempts").get(1), all.get("attempts").get(2));
+    HttpResponse<String> badCursor =
+        call("GET", BASE + "/" + id + "/attempts?before=robin", null, ApiApp.ROBIN_WEBHOOKS);
+    assertThat(badCursor.statusCode()).isEqualTo(400);
+    assertThat(json(badCursor).get("parameter").asText()).isEqualTo("before");
+
     String prometheus = Http.get(APP.app().adminPort(), "/prometheus").body();
     assertThat(prometheus)
         .contains("bothy_webhooks_attempts_total{bothy_webhook_outcome=\"delivered\"}")

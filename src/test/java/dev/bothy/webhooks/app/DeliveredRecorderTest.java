@@ -69,14 +69,12 @@ class DeliveredRecorderTest {
     }
 
     @Override
-    public List<Attempt> list(UUID subscriptionId, OptionalLong eventSeq, int limit) {
-      return hooks.attemptStore.list(subscriptionId, eventSeq, limit);
-    }
-
-    @Override
-    public List<Attempt> page(
-        UUID subscriptionId, java.util.Optional<dev.bothy.webhooks.AttemptKey> before, int limit) {
-      return hooks.attemptStore.page(subscriptionId, before, limit);
+    public List<Attempt> list(
+        UUID subscriptionId,
+        OptionalLong eventSeq,
+        java.util.Optional<dev.bothy.webhooks.AttemptKey> before,
+        int limit) {
+      return hooks.attemptStore.list(subscriptionId, eventSeq, before, limit);
     }
 
     @Override

@@ -117,23 +117,12 @@ public final class JooqAttemptRepository implements AttemptRepository {
   }
 
   @Override
-  public List<Attempt> list(UUID subscriptionId, OptionalLong eventSeq, int limit) {
-    Condition seq =
-        eventSeq.isPresent()
-            ? WEBHOOK_ATTEMPTS.EVENT_SEQ.eq(eventSeq.getAsLong())
-            : DSL.noCondition();
-    return PgTx.dsl()
-        .selectFrom(WEBHOOK_ATTEMPTS)
-        .where(WEBHOOK_ATTEMPTS.SUBSCRIPTION_ID.eq(subscriptionId))
-        .and(seq)
-        .orderBy(WEBHOOK_ATTEMPTS.ATTEMPTED_AT.desc(), WEBHOOK_ATTEMPTS.ID.desc())
-        .limit(limit)
-        .fetch(JooqAttemptRepository::toAttempt);
-  }
-
-  @Override
-  public List<Attempt> page(UUID subscriptionId, Optional<AttemptKey> before, int limit) {
+  public List<Attempt> list(
+      UUID subscriptionId, OptionalLong eventSeq, Optional<AttemptKey> before, int limit) {
     Condition where = WEBHOOK_ATTEMPTS.SUBSCRIPTION_ID.eq(subscriptionId);
+    if (eventSeq.isPresent()) {
+      where = where.and(WEBHOOK_ATTEMPTS.EVENT_SEQ.eq(eventSeq.getAsLong()));
+    }
     if (before.isPresent()) {
       where =
           where.and(
