@@ -12,7 +12,7 @@ import java.util.UUID;
  * @param id its {@link Attempt#id()}, which breaks ties between equal times
  */
 public record AttemptKey(Instant attemptedAt, UUID id) {
-  // PostgreSQL's timestamptz holds these years; a cursor past them would fail in the database.
+  // No stored attempt has a time outside the years 1 to 9999.
   private static final Instant EARLIEST = Instant.parse("0001-01-01T00:00:00Z");
   private static final Instant LATEST = Instant.parse("9999-12-31T23:59:59.999999Z");
 
@@ -34,9 +34,10 @@ public record AttemptKey(Instant attemptedAt, UUID id) {
   /**
    * Reads a cursor of {@link #encode()}.
    *
-   * @param cursor the text a client passed back
-   * @return the key, empty when the text is not a cursor (or names a time outside the years 1 to
-   *     9999, which no stored attempt has)
+   * @param cursor the text a client passed back, not null
+   * @return the key, empty when the text is not exactly what {@link #encode()} writes (another form
+   *     of the same time included) or names a time outside the years 1 to 9999, which no stored
+   *     attempt has
    */
   public static java.util.Optional<AttemptKey> parse(String cursor) {
     int cut = cursor.lastIndexOf('_');
@@ -49,10 +50,14 @@ public record AttemptKey(Instant attemptedAt, UUID id) {
     }
     try {
       Instant at = Instant.parse(cursor.substring(0, cut));
-      if (at.isBefore(EARLIEST) || at.isAfter(LATEST)) {
+      // Attempts are stored to the microsecond: a finer time is no attempt's.
+      if (at.isBefore(EARLIEST) || at.isAfter(LATEST) || at.getNano() % 1000 != 0) {
         return java.util.Optional.empty();
       }
-      return java.util.Optional.of(new AttemptKey(at, id.get()));
+      AttemptKey key = new AttemptKey(at, id.get());
+      // Only the form encode() writes: an offset, a lower-case z or nanoseconds would name a
+      // time no attempt stores, or the same one in another spelling.
+      return key.encode().equals(cursor) ? java.util.Optional.of(key) : java.util.Optional.empty();
     } catch (java.time.format.DateTimeParseException e) {
       return java.util.Optional.empty();
     }

@@ -133,7 +133,8 @@ public interface WebhookSubscriptions {
    * @param eventSeq only the attempts of this event, when given
    * @param limit the most to return, at least 1
    * @return the attempts, newest first
-   * @throws dev.bothy.kernel.BothyException {@code not_found}
+   * @throws dev.bothy.kernel.BothyException {@code not_found} for an unknown subscription; {@code
+   *     invalid} for a limit below 1
    */
   default List<Attempt> attempts(UUID id, OptionalLong eventSeq, int limit) {
     return attempts(id, eventSeq, Optional.empty(), limit);

@@ -584,11 +584,21 @@ class NatsDispatchTest extends DispatchContract {
 
     // An operator or a tool deletes the durable; before, the loop failed every pull until a
     // restart, and later events waited unseen.
-    connection.jetStreamManagement().deleteConsumer(Streams.EVENTS, "probe_main");
-    Event second = parts.appendOne();
-    publish(second);
+    try (dev.bothy.testing.CapturedLog log =
+        dev.bothy.testing.CapturedLog.of(NatsConsumerRunner.class)) {
+      connection.jetStreamManagement().deleteConsumer(Streams.EVENTS, "probe_main");
+      Event second = parts.appendOne();
+      publish(second);
 
-    await(() -> calls("probe.ok") == 2, () -> "the event after the deletion handled");
+      await(() -> calls("probe.ok") == 2, () -> "the event after the deletion handled");
+      assertThat(log.events())
+          .anySatisfy(
+              e ->
+                  assertThat(e.getFormattedMessage())
+                      .isEqualTo(
+                          "bus durable was missing, declared again: bothy.bus.durable=probe_main"
+                              + " stream=EVENTS"));
+    }
     await(() -> safeAckPending() == 0, () -> "every message of the new durable answered");
     assertThat(info().getConsumerConfiguration().getAckWait()).isEqualTo(SETTINGS.ackWait());
     assertThat(parts.counted)

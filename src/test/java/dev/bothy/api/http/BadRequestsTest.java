@@ -623,6 +623,31 @@ class BadRequestsTest {
     assertThat(ApiApp.json(webhooks).get("detail").asText())
         .startsWith("The body holds a member twice in one object, at line 1, column ")
         .doesNotContain("example.com");
+    HttpResponse<String> broken =
+        APP.app()
+            .send(
+                APP.app()
+                    .request("/v1/webhooks/subscriptions", ApiApp.ROBIN_WEBHOOKS)
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\n\"url\": }"))
+                    .build());
+    assertThat(broken.statusCode()).isEqualTo(400);
+    assertThat(ApiApp.json(broken).get("detail").asText())
+        .startsWith("The body is not valid JSON at line 2, column ");
+    HttpResponse<String> nul =
+        APP.app()
+            .send(
+                APP.app()
+                    .request("/v1/webhooks/subscriptions", ApiApp.ROBIN_WEBHOOKS)
+                    .header("Content-Type", "application/json")
+                    .POST(
+                        HttpRequest.BodyPublishers.ofString(
+                            "{\"url\":\"https://hooks.example.com/a\\u0000\"}"))
+                    .build());
+    assertThat(nul.statusCode()).isEqualTo(400);
+    assertThat(ApiApp.json(nul).get("detail").asText())
+        .isEqualTo("This string holds U+0000, which the database cannot store.");
+    assertThat(ApiApp.json(nul).get("pointer").asText()).isEqualTo("/url");
   }
 
   @Test
