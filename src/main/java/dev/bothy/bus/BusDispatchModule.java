@@ -265,6 +265,17 @@ public final class BusDispatchModule {
   }
 
   /**
+   * Returns the NATS durables whose pulls in this process are failing now, for the health check
+   * {@code bus_consumers}.
+   *
+   * @return one entry per failing durable, empty when every pull loop's last pull succeeded (or on
+   *     the log transport)
+   */
+  public List<BusPullFailure> natsPullFailures() {
+    return runners.stream().flatMap(r -> r.pullFailure().stream()).toList();
+  }
+
+  /**
    * Returns every registered bus consumer, for the event reference and the flow files' check.
    *
    * @return the consumers, in registration order

@@ -277,6 +277,8 @@ final class Assembly {
                 environment.metrics(),
                 busDispatch.consumers().stream().map(BusConsumer::durable).toList(),
                 busDispatch::natsConsumerStates);
+            BusDispatchMetrics.registerPullHealth(
+                environment.healthChecks(), busDispatch::natsPullFailures);
           }
         }
         sync.startConsumers(

@@ -7,7 +7,6 @@ import dev.bothy.bus.adapters.postgres.JooqDeadLetterRepository;
 import dev.bothy.bus.app.DeadLetterService;
 import dev.bothy.bus.app.DispatchJob;
 import dev.bothy.kernel.Clock;
-import dev.bothy.kernel.Ids;
 import dev.bothy.platform.jobs.JobRegistry;
 import dev.bothy.platform.jobs.runtime.JobInserterService;
 import dev.bothy.platform.pg.HookRegistry;
@@ -207,30 +206,6 @@ final class BusDeadCommand {
   }
 
   private static UUID deadLetterId(String text, String verb) {
-    return Ids.parse(text)
-        .orElseThrow(
-            () ->
-                new IllegalArgumentException(
-                    looksLikeAFile(text)
-                        // The file is optional, so a lone argument is read as the id.
-                        ? "'"
-                            + text
-                            + "' is a file, not a dead letter id: give the id after the"
-                            + " configuration file (bus dead "
-                            + verb
-                            + " [file] id)"
-                        : "'" + text + "' is not a dead letter id (a UUID)"));
-  }
-
-  private static boolean looksLikeAFile(String text) {
-    String lower = text.toLowerCase(java.util.Locale.ROOT);
-    if (lower.endsWith(".yml") || lower.endsWith(".yaml")) {
-      return true;
-    }
-    try {
-      return java.nio.file.Files.isRegularFile(java.nio.file.Path.of(text));
-    } catch (java.nio.file.InvalidPathException e) {
-      return false;
-    }
+    return CommandIds.parse(text, "a dead letter id", "bus dead " + verb + " [file] id");
   }
 }

@@ -2,7 +2,10 @@ package dev.bothy.wire;
 
 import com.codahale.metrics.Gauge;
 import com.codahale.metrics.MetricRegistry;
+import com.codahale.metrics.health.HealthCheck;
+import com.codahale.metrics.health.HealthCheckRegistry;
 import dev.bothy.bus.BusConsumerState;
+import dev.bothy.bus.BusPullFailure;
 import dev.bothy.bus.DispatchMetrics;
 import java.util.Collection;
 import java.util.List;
@@ -40,6 +43,7 @@ final class BusDispatchMetrics implements DispatchMetrics {
   static final String ACK_PENDING = "bothy.bus.consumer_ack_pending";
   static final String REDELIVERED = "bothy.bus.consumer_redelivered";
   static final String DURABLE = "bothy_bus_durable";
+  static final String PULL_CHECK = "bus_consumers";
 
   private final MetricRegistry registry;
 
@@ -97,6 +101,42 @@ final class BusDispatchMetrics implements DispatchMetrics {
       gauge(registry, ACK_PENDING, durable, states, BusConsumerState::ackPending);
       gauge(registry, REDELIVERED, durable, states, BusConsumerState::redelivered);
     }
+  }
+
+  /**
+   * Registers the health check {@code bus_consumers}: unhealthy while a NATS durable's pulls in
+   * this process fail, naming each durable, since when and the error's type; healthy again at its
+   * first pull that succeeds.
+   *
+   * @param health the health check registry
+   * @param failures the failing durables ({@code BusDispatchModule.natsPullFailures})
+   */
+  static void registerPullHealth(
+      HealthCheckRegistry health, Supplier<List<BusPullFailure>> failures) {
+    health.register(
+        PULL_CHECK,
+        new HealthCheck() {
+          @Override
+          protected Result check() {
+            List<BusPullFailure> failing = failures.get();
+            if (failing.isEmpty()) {
+              return Result.healthy();
+            }
+            StringBuilder text =
+                new StringBuilder("pulls failing, retried every")
+                    .append(" bus.consumers.fetchWait:");
+            for (BusPullFailure f : failing) {
+              text.append(' ')
+                  .append(f.durable())
+                  .append(" since ")
+                  .append(f.since())
+                  .append(" (")
+                  .append(f.errorType())
+                  .append(");");
+            }
+            return Result.unhealthy(text.toString());
+          }
+        });
   }
 
   private static void gauge(

@@ -21,6 +21,8 @@ import net.sourceforge.argparse4j.inf.Namespace;
  */
 final class DbCommand extends io.dropwizard.migrations.DbCommand<BothyConfiguration> {
   private static final String DROPWIZARD_MIGRATIONS = "io.dropwizard.migrations.";
+  // Liquibase's words when a changeset of raw SQL has no rollback statements.
+  private static final String NO_ROLLBACK = "does not support automatic rollback";
 
   private BothyConfiguration configuration;
 
@@ -33,6 +35,8 @@ final class DbCommand extends io.dropwizard.migrations.DbCommand<BothyConfigurat
       Bootstrap<BothyConfiguration> bootstrap, Namespace namespace, BothyConfiguration config)
       throws Exception {
     this.configuration = config;
+    // Progress on standard error, at the configured level; standard output is the answer.
+    JobsCommand.logToStandardError(bootstrap, config, java.util.Optional.empty());
     super.run(bootstrap, namespace, config);
   }
 
@@ -73,7 +77,31 @@ final class DbCommand extends io.dropwizard.migrations.DbCommand<BothyConfigurat
                   + " -h for the options");
       return;
     }
+    if (rollbackImpossible(e)) {
+      cli.getStdErr()
+          .println(
+              command
+                  + ": Bothy's changesets carry no rollback, the schema rolls forward only; to go"
+                  + " back, restore the database from the backup taken before db migrate and run"
+                  + " the binary that matches it");
+      return;
+    }
     CommandErrors.print(cli, command, e);
+  }
+
+  /**
+   * Liquibase's refusal to roll back a changeset without rollback statements, at any depth: its own
+   * exception, or the failure it wraps that refusal in (raw SQL changesets).
+   */
+  private static boolean rollbackImpossible(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof liquibase.exception.RollbackImpossibleException
+          || (t instanceof liquibase.exception.RollbackFailedException
+              && String.valueOf(t.getMessage()).contains(NO_ROLLBACK))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

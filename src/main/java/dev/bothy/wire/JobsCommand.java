@@ -8,7 +8,6 @@ import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.pool.HikariPool;
 import dev.bothy.kernel.BothyException;
 import dev.bothy.kernel.Clock;
-import dev.bothy.kernel.Ids;
 import dev.bothy.platform.jobs.JobAdmin;
 import dev.bothy.platform.jobs.JobError;
 import dev.bothy.platform.jobs.JobState;
@@ -110,7 +109,9 @@ final class JobsCommand extends ConfiguredCommand<BothyConfiguration> {
     PrintStream out = System.out;
     String action = namespace.getString(ACTION);
     // Parse the input before touching the database: bad input costs no connection.
-    Optional<UUID> id = Optional.ofNullable(namespace.getString("id")).map(JobsCommand::jobId);
+    Optional<UUID> id =
+        Optional.ofNullable(namespace.getString("id"))
+            .map(text -> CommandIds.parse(text, "a job id", "jobs " + action + " [file] id"));
     Optional<JobState> state =
         Optional.ofNullable(namespace.getString("state")).map(JobState::fromCode);
     HikariDataSource pool = open(config);
@@ -161,10 +162,24 @@ final class JobsCommand extends ConfiguredCommand<BothyConfiguration> {
    * errors only.
    */
   static void quietLogging(Bootstrap<BothyConfiguration> bootstrap, BothyConfiguration config) {
+    logToStandardError(bootstrap, config, Optional.of("WARN"));
+  }
+
+  /**
+   * Sends the console's log lines to standard error, so standard output carries a command's answer
+   * alone (a {@code db dump} redirected to a file is XML and nothing else); jOOQ's banner stays
+   * out.
+   *
+   * @param bootstrap the command's bootstrap
+   * @param config the configuration, whose logging is configured again
+   * @param level the root level to set, or empty to keep the configured one
+   */
+  static void logToStandardError(
+      Bootstrap<BothyConfiguration> bootstrap, BothyConfiguration config, Optional<String> level) {
     System.setProperty("org.jooq.no-logo", "true");
     System.setProperty("org.jooq.no-tips", "true");
     if (config.getLoggingFactory() instanceof DefaultLoggingFactory logging) {
-      logging.setLevel("WARN");
+      level.ifPresent(logging::setLevel);
       for (AppenderFactory<ILoggingEvent> appender : logging.getAppenders()) {
         if (appender instanceof ConsoleAppenderFactory<ILoggingEvent> console) {
           console.setTarget(ConsoleAppenderFactory.ConsoleStream.STDERR);
@@ -182,11 +197,6 @@ final class JobsCommand extends ConfiguredCommand<BothyConfiguration> {
                 + namespace.getString(ACTION)
                 + ": "
                 + CommandErrors.unsetVariable(e).orElse(e.getMessage()));
-  }
-
-  private static UUID jobId(String text) {
-    return Ids.parse(text)
-        .orElseThrow(() -> new IllegalArgumentException("'" + text + "' is not a job id (a UUID)"));
   }
 
   static HikariDataSource open(BothyConfiguration config) throws Exception {

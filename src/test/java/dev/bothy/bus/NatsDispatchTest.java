@@ -607,6 +607,44 @@ class NatsDispatchTest extends DispatchContract {
     assertThat(count("SELECT count(*) FROM event_deliveries", -1)).isEqualTo(2);
   }
 
+  @Test
+  void a_durable_whose_pulls_fail_shows_the_stretch_until_a_pull_succeeds() throws Exception {
+    start(handler("probe.ok", never()));
+    NatsConsumerRunner runner = run(SETTINGS, KeepAlive.NONE, connection);
+    Event first = parts.appendOne();
+    publish(first);
+    await(() -> calls("probe.ok") == 1, () -> "the first event handled");
+    assertThat(runner.pullFailure()).isEmpty();
+
+    // The stream gone, as with a wiped store: every pull fails until it is back.
+    connection.jetStreamManagement().deleteStream(Streams.EVENTS);
+    await(() -> runner.pullFailure().isPresent(), () -> "the failing pulls shown");
+    Instant since = runner.pullFailure().orElseThrow().since();
+    // A few more retries, each bus.consumers.fetchWait (1 s here) apart: one stretch.
+    Thread.sleep(2500);
+    assertThat(runner.pullFailure())
+        .hasValueSatisfying(
+            f -> {
+              assertThat(f.durable()).isEqualTo("probe_main");
+              assertThat(f.since()).isEqualTo(since);
+              assertThat(f.errorType()).startsWith("io.nats.client.");
+            });
+
+    connection
+        .jetStreamManagement()
+        .addStream(
+            StreamConfiguration.builder()
+                .name(Streams.EVENTS)
+                .subjects(Streams.EVENT_SUBJECTS)
+                .storageType(StorageType.File)
+                .build());
+    Event second = parts.appendOne();
+    publish(second);
+    await(() -> calls("probe.ok") == 2, () -> "handled again once the stream is back");
+    // The pull that brought it ends after its fetch wait; then the stretch is over.
+    await(() -> runner.pullFailure().isEmpty(), () -> "the stretch ended with a pull that worked");
+  }
+
   private long safeAckPending() {
     try {
       return info().getNumAckPending();

@@ -126,6 +126,14 @@ class JobsCommandTest {
     CommandLine.Outcome notAnId = jobs("show", "robin");
     assertThat(notAnId.succeeded()).isFalse();
     assertThat(notAnId.err()).contains("jobs show: 'robin' is not a job id (a UUID)");
+    CommandLine.Outcome fileOnly = CommandLine.run("jobs", "show", config.toString());
+    assertThat(fileOnly.succeeded()).isFalse();
+    assertThat(fileOnly.err())
+        .contains(
+            "jobs show: '"
+                + config
+                + "' is a file, not a job id: give the id after the configuration file"
+                + " (jobs show [file] id)");
 
     UUID unknown = Ids.newId();
     CommandLine.Outcome missing = jobs("retry", unknown.toString());

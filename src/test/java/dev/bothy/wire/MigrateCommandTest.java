@@ -62,6 +62,15 @@ class MigrateCommandTest {
     List<String> identity = column(url, "SELECT instance_id || ' ' || sync_epoch FROM instance");
 
     assertThat(status(config)).contains("is up to date");
+    // Standard output carries the command's answer only, so it can be redirected to a file; the
+    // log lines go to standard error.
+    Path schema = dir.resolve("schema.xml");
+    CommandLine.Outcome dump =
+        CommandLine.run("db", "dump", "--output", schema.toString(), config.toString());
+    assertThat(dump.failure()).isEmpty();
+    assertThat(Files.readString(schema)).startsWith("<?xml");
+    assertThat(dump.out()).doesNotContain("INFO ");
+    assertThat(first.out()).doesNotContain("INFO ").doesNotContain("HikariDataSource");
 
     CommandLine.Outcome second = CommandLine.run("db", "migrate", config.toString());
     assertThat(second.failure()).isEmpty();
@@ -196,6 +205,31 @@ class MigrateCommandTest {
           .doesNotContain("Exception");
       assertThat(outcome.err().strip().lines()).as(sub).hasSize(1);
     }
+  }
+
+  @Test
+  void db_rollback_says_in_one_line_that_the_schema_rolls_forward_only() throws Exception {
+    String url = PG.createEmptyDatabase("bothy_owner");
+    Path config = dir.resolve("config.yml");
+    Files.writeString(config, "database:\n  url: " + url + "\n");
+    assertThat(CommandLine.run("db", "migrate", config.toString()).failure()).isEmpty();
+    List<String> applied = appliedChangesets(url);
+
+    for (List<String> args :
+        List.of(
+            List.of("db", "rollback", "--count", "1", config.toString()),
+            List.of("db", "rollback", "--count", "1", "--dry-run", config.toString()))) {
+      CommandLine.Outcome outcome = CommandLine.run(args.toArray(String[]::new));
+
+      assertThat(outcome.succeeded()).as(args.toString()).isFalse();
+      assertThat(outcome.err())
+          .as(args.toString())
+          .startsWith("db rollback: ")
+          .contains("restore")
+          .doesNotContain("\tat ");
+      assertThat(outcome.err().strip().lines()).as(args.toString()).hasSize(1);
+    }
+    assertThat(appliedChangesets(url)).as("nothing rolled back").isEqualTo(applied);
   }
 
   private static String status(Path config) {

@@ -120,8 +120,9 @@ final class AppendRequestReader {
    */
   ApiProblem tooLarge() {
     return ApiProblem.of(
-        ProblemType.PAYLOAD_TOO_LARGE,
-        "The body is larger than api.maxRequestBytes (" + maxRequestBytes + " bytes).");
+            ProblemType.PAYLOAD_TOO_LARGE,
+            "The body is larger than api.maxRequestBytes (" + maxRequestBytes + " bytes).")
+        .with("limit", "api.maxRequestBytes");
   }
 
   /**
@@ -160,9 +161,10 @@ final class AppendRequestReader {
     }
     if (events.size() > maxEvents) {
       throw ApiProblem.at(
-          ProblemType.INVALID_REQUEST,
-          "/events",
-          "events holds more than api.maxEventsPerRequest (" + maxEvents + ") events.");
+              ProblemType.INVALID_REQUEST,
+              "/events",
+              "events holds more than api.maxEventsPerRequest (" + maxEvents + ") events.")
+          .with("limit", "api.maxEventsPerRequest");
     }
     List<EventDraft> drafts = new ArrayList<>(events.size());
     for (int i = 0; i < events.size(); i++) {
@@ -243,9 +245,10 @@ final class AppendRequestReader {
       int size = mapper.writeValueAsBytes(record).length;
       if (size > maxPayloadBytes) {
         throw ApiProblem.at(
-            ProblemType.PAYLOAD_TOO_LARGE,
-            at,
-            "The payload is larger than sync.maxPayloadBytes (" + maxPayloadBytes + " bytes).");
+                ProblemType.PAYLOAD_TOO_LARGE,
+                at,
+                "The payload is larger than sync.maxPayloadBytes (" + maxPayloadBytes + " bytes).")
+            .with("limit", "sync.maxPayloadBytes");
       }
     } catch (JacksonException e) {
       throw ApiProblem.at(

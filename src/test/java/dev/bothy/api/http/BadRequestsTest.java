@@ -712,6 +712,42 @@ class BadRequestsTest {
         .contains("api.maxJsonNameLength")
         .doesNotContain("line 0");
     assertThat(ApiApp.json(longName).get("limit").asText()).isEqualTo("api.maxJsonNameLength");
+
+    // The size and count limits name their keys the same way (api.maxRequestBytes is 8192,
+    // api.maxEventsPerRequest 10 and sync.maxPayloadBytes 512 here).
+    HttpResponse<String> bigBody =
+        APP.app()
+            .post(
+                body(
+                    event(
+                        "settings.updated",
+                        "user",
+                        "{\"changedKeys\":[\"" + "k".repeat(9_000) + "\"]}")),
+                ApiApp.ALEX,
+                Map.of());
+    assertThat(bigBody.statusCode()).isEqualTo(413);
+    assertThat(ApiApp.json(bigBody).get("limit").asText()).isEqualTo("api.maxRequestBytes");
+    HttpResponse<String> bigPayload =
+        APP.app()
+            .post(
+                body(
+                    event(
+                        "settings.updated",
+                        "user",
+                        "{\"changedKeys\":[\"" + "k".repeat(600) + "\"]}")),
+                ApiApp.ALEX,
+                Map.of());
+    assertThat(bigPayload.statusCode()).isEqualTo(413);
+    assertThat(ApiApp.json(bigPayload).get("limit").asText()).isEqualTo("sync.maxPayloadBytes");
+    String one = event("settings.updated", "user", "{\"changedKeys\":[]}");
+    HttpResponse<String> many =
+        APP.app()
+            .post(
+                "{\"events\":[" + String.join(",", java.util.Collections.nCopies(11, one)) + "]}",
+                ApiApp.ALEX,
+                Map.of());
+    assertThat(many.statusCode()).isEqualTo(400);
+    assertThat(ApiApp.json(many).get("limit").asText()).isEqualTo("api.maxEventsPerRequest");
     assertThat(APP.app().errorLines()).isEmpty();
   }
 

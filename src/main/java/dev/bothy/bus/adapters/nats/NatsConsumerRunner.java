@@ -3,6 +3,7 @@ package dev.bothy.bus.adapters.nats;
 import dev.bothy.bus.BusConsumer;
 import dev.bothy.bus.BusConsumerSettings;
 import dev.bothy.bus.BusConsumerState;
+import dev.bothy.bus.BusPullFailure;
 import dev.bothy.bus.Streams;
 import dev.bothy.bus.app.NatsDispatcher;
 import dev.bothy.bus.domain.ConsumerFilters;
@@ -40,7 +41,8 @@ import org.slf4j.LoggerFactory;
  * each message to one pull at a time, and the delivery rows keep a redelivered one from running a
  * handler twice. Every {@code bus.consumers.infoInterval} the loop samples the durable's counts for
  * the gauges. A failed pull (NATS away) is logged once and retried after {@code
- * bus.consumers.fetchWait}; a durable found missing is declared again; an unexpected end of the
+ * bus.consumers.fetchWait} ({@link #pullFailure()} shows the failing stretch to the health check
+ * {@code bus_consumers}); a durable found missing is declared again; an unexpected end of the
  * thread ends the process.
  *
  * <p>A bench or a tool runs one with a no-op handler like this:
@@ -63,6 +65,7 @@ public final class NatsConsumerRunner {
   private final ServiceLoop loop;
   private volatile ConsumerContext context;
   private volatile BusConsumerState state;
+  private volatile BusPullFailure failing;
   private long sampledAt;
 
   /**
@@ -92,7 +95,7 @@ public final class NatsConsumerRunner {
             .every(settings.fetchWait())
             .log(LoopLog.of(LOG, "bus consumer pull", "bothy.bus.durable=" + consumer.durable()))
             .onFatal(onFatal)
-            .build(this::pull);
+            .build(this::pullTracked);
   }
 
   /**
@@ -198,6 +201,34 @@ public final class NatsConsumerRunner {
    */
   public BusConsumer consumer() {
     return consumer;
+  }
+
+  /**
+   * Returns the failing stretch of this durable's pulls, if one is going on.
+   *
+   * @return the failure, empty once a pull succeeded
+   */
+  public java.util.Optional<BusPullFailure> pullFailure() {
+    return java.util.Optional.ofNullable(failing);
+  }
+
+  private Next pullTracked() throws Exception {
+    try {
+      Next next = pull();
+      failing = null;
+      return next;
+    } catch (InterruptedException e) {
+      // The stop, not a failure of the durable.
+      throw e;
+    } catch (Exception e) {
+      BusPullFailure was = failing;
+      failing =
+          new BusPullFailure(
+              consumer.durable(),
+              was == null ? java.time.Instant.now() : was.since(),
+              ErrorFields.type(e));
+      throw e;
+    }
   }
 
   private Next pull() throws Exception {

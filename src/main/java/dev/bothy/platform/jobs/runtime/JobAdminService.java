@@ -8,6 +8,7 @@ import dev.bothy.platform.jobs.JobAdmin;
 import dev.bothy.platform.jobs.JobState;
 import dev.bothy.platform.jobs.JobView;
 import dev.bothy.platform.jobs.QueueCount;
+import dev.bothy.platform.jobs.domain.JobNames;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
@@ -39,6 +40,7 @@ public final class JobAdminService implements JobAdmin {
     if (limit < 1) {
       throw BothyException.invalid("the limit must be at least 1: " + limit);
     }
+    requireKindName(kind);
     return unitOfWork.run(() -> store.list(state, kind, limit));
   }
 
@@ -48,6 +50,7 @@ public final class JobAdminService implements JobAdmin {
     if (limit < 1) {
       throw BothyException.invalid("the limit must be at least 1: " + limit);
     }
+    requireKindName(kind);
     return unitOfWork.run(() -> store.page(state, kind, before, limit));
   }
 
@@ -64,7 +67,17 @@ public final class JobAdminService implements JobAdmin {
     if (limit < 1) {
       throw BothyException.invalid("the limit must be at least 1: " + limit);
     }
+    requireKindName(kind);
     return unitOfWork.run(() -> store.countUpTo(state, kind, limit));
+  }
+
+  // A filter that is no kind's name matches nothing: say so instead of an empty list, and keep
+  // text PostgreSQL refuses (U+0000) away from the database.
+  private static void requireKindName(Optional<String> kind) {
+    if (kind.isPresent() && !JobNames.validKind(kind.get())) {
+      throw BothyException.invalid(
+          "kind must be a job kind's name, module.name in lower case such as webhooks.deliver");
+    }
   }
 
   @Override
