@@ -142,6 +142,28 @@ await scenario('filter jobs by state, retry a discarded job and see it leave the
   await page.screenshot({ path: join(SHOTS, 'jobs-after-retry.png'), fullPage: true });
 });
 
+await scenario('a finished job offers no action, and a new filter clears the last message', async (page) => {
+  await login(page, RW, ADMIN);
+  await page.click('#pause');
+  await open(page, 'jobs');
+  await page.selectOption('#job-state', 'completed');
+  await page.click('#job-filter button[type=submit]');
+  await page.waitForFunction(() => {
+    const states = [...document.querySelectorAll('#job-rows td.state')].map((td) => td.textContent);
+    return states.length > 0 && states.every((s) => s === 'completed');
+  });
+  assert.equal(await page.isDisabled('#job-rows tr:first-child button:has-text("Retry")'), true);
+  assert.equal(await page.isDisabled('#job-rows tr:first-child button:has-text("Cancel")'), true);
+  // The bulk buttons still ask the server, which refuses each finished job and says why.
+  await page.check('#job-rows tr:first-child input[type=checkbox]');
+  await page.click('#bulk-cancel');
+  await page.waitForFunction(() => document.querySelector('#action-message').textContent.startsWith('cancel: 0 of 1 done'));
+  assert.match(await page.textContent('#action-message'), /is already completed/);
+  await page.selectOption('#job-state', 'discarded');
+  await page.click('#job-filter button[type=submit]');
+  await page.waitForFunction(() => document.querySelector('#action-message').textContent === '');
+});
+
 await scenario('show a dead letter with its error history, replay it and see it leave the list', async (page) => {
   await login(page, RW, ADMIN);
   await page.click('#pause');

@@ -281,6 +281,8 @@ final class ConsoleJson {
    * @param attemptedAt when its last attempt started, or {@code null}
    * @param finalizedAt when it finished, or {@code null}
    * @param errors its error history, oldest first
+   * @param actions what an operator may do to it in its state: {@code retry}, {@code cancel}, both
+   *     or neither (the page offers only these)
    */
   record JobOut(
       String id,
@@ -294,8 +296,16 @@ final class ConsoleJson {
       @JsonProperty("scheduled_at") String scheduledAt,
       @JsonInclude(JsonInclude.Include.ALWAYS) @JsonProperty("attempted_at") String attemptedAt,
       @JsonInclude(JsonInclude.Include.ALWAYS) @JsonProperty("finalized_at") String finalizedAt,
-      List<ErrorOut> errors) {
+      List<ErrorOut> errors,
+      List<String> actions) {
     static JobOut of(JobView j) {
+      List<String> actions = new java.util.ArrayList<>(2);
+      if (j.state().operatorMayRetry()) {
+        actions.add("retry");
+      }
+      if (j.state().operatorMayCancel()) {
+        actions.add("cancel");
+      }
       return new JobOut(
           j.id().toString(),
           j.kind(),
@@ -308,7 +318,8 @@ final class ConsoleJson {
           j.scheduledAt().toString(),
           j.attemptedAt().map(Instant::toString).orElse(null),
           j.finalizedAt().map(Instant::toString).orElse(null),
-          j.errors().stream().map(ErrorOut::of).toList());
+          j.errors().stream().map(ErrorOut::of).toList(),
+          List.copyOf(actions));
     }
   }
 

@@ -44,6 +44,24 @@ public enum JobState {
   }
 
   /**
+   * Tells whether an operator may retry a job in this state ({@code JobAdmin.retry}).
+   *
+   * @return true for discarded, retryable, scheduled and cancelled
+   */
+  public boolean operatorMayRetry() {
+    return this == DISCARDED || this == RETRYABLE || this == SCHEDULED || this == CANCELLED;
+  }
+
+  /**
+   * Tells whether an operator may cancel a job in this state ({@code JobAdmin.cancel}).
+   *
+   * @return true unless the job finished
+   */
+  public boolean operatorMayCancel() {
+    return !isFinal();
+  }
+
+  /**
    * Reads a stored or typed state name.
    *
    * @param code the name, any case

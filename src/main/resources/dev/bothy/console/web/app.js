@@ -215,7 +215,10 @@ function jobRow(j, checked) {
     b.type = 'button';
     b.className = 'act';
     b.textContent = verb === 'retry' ? 'Retry' : 'Cancel';
-    b.disabled = !state.canAct;
+    // The server says what the job's state allows; a finished job offers no cancel.
+    const allowed = j.actions.includes(verb);
+    b.disabled = !state.canAct || !allowed;
+    if (!allowed) b.title = `a ${j.state} job cannot be ${verb === 'retry' ? 'retried' : 'cancelled'}`;
     b.addEventListener('click', () => act(verb, [j.id]));
     actions.append(b);
   }
@@ -237,7 +240,10 @@ async function act(verb, ids) {
     $('action-message').textContent = 'Select jobs first.';
     return;
   }
-  if (!window.confirm(`${verb === 'retry' ? 'Retry' : 'Cancel'} ${ids.length} job(s)?`)) {
+  const question = verb === 'retry'
+    ? `Retry ${ids.length} job(s) now? OK retries them.`
+    : `Stop ${ids.length} job(s) for good? OK cancels them; the dialog's Cancel keeps them.`;
+  if (!window.confirm(question)) {
     return;
   }
   try {
@@ -287,6 +293,9 @@ function init() {
     event.preventDefault();
     state.filter = { state: $('job-state').value, kind: $('job-kind').value.trim() };
     state.pages = [''];
+    // A new list: the message of an action on the old one no longer applies.
+    $('action-message').textContent = '';
+    $('action-message').className = '';
     await loadJobs().catch((e) => status(e.message));
   });
   $('next-page').addEventListener('click', async () => {

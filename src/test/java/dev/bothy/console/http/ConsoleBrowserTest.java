@@ -63,6 +63,13 @@ class ConsoleBrowserTest {
                       + " jsonb_build_array(jsonb_build_object('at', now(), 'attempt', 3,"
                       + " 'kind', 'error', 'error', 'java.lang.IllegalStateException', 'message',"
                       + " 'probe failed')) FROM generate_series(1, 6)");
+              // Finished jobs, which offer neither retry nor cancel.
+              s.execute(
+                  "INSERT INTO jobs (id, kind, queue, args, state, attempt, max_attempts,"
+                      + " priority, scheduled_at, created_at, attempted_at, finalized_at, errors)"
+                      + " SELECT gen_random_uuid(), 'console.done', 'console_test', '{}'::jsonb,"
+                      + " 'completed', 1, 3, 2, now(), now(), now(), now(), '[]'::jsonb"
+                      + " FROM generate_series(1, 2)");
               ConsoleFixtures.deadLetters(c, DEAD_LETTERS);
               ConsoleFixtures.webhooks(c, ATTEMPTS);
             }
@@ -101,7 +108,7 @@ class ConsoleBrowserTest {
     String log = Files.readString(output, StandardCharsets.UTF_8);
     assertThat(ended).as(log).isTrue();
     assertThat(run.exitValue()).as(log).isZero();
-    assertThat(log).contains("console browser tests: 7 passed, 0 failed");
+    assertThat(log).contains("console browser tests: 8 passed, 0 failed");
     for (String shot :
         List.of(
             "login.png",

@@ -90,17 +90,15 @@ public final class JobAdminService implements JobAdmin {
     return unitOfWork.run(
         () -> {
           JobView job = store.find(id, true).orElseThrow(() -> unknown(id));
-          switch (job.state()) {
-            case DISCARDED, RETRYABLE, SCHEDULED, CANCELLED -> store.retry(id, clock.now());
-            default ->
-                throw BothyException.conflict(
-                    "job "
-                        + id
-                        + " is "
-                        + job.state().code()
-                        + "; only a discarded, retryable, scheduled or cancelled job can be"
-                        + " retried");
+          if (!job.state().operatorMayRetry()) {
+            throw BothyException.conflict(
+                "job "
+                    + id
+                    + " is "
+                    + job.state().code()
+                    + "; only a discarded, retryable, scheduled or cancelled job can be retried");
           }
+          store.retry(id, clock.now());
           return store.find(id, false).orElseThrow(() -> unknown(id));
         });
   }
@@ -110,7 +108,7 @@ public final class JobAdminService implements JobAdmin {
     return unitOfWork.run(
         () -> {
           JobView job = store.find(id, true).orElseThrow(() -> unknown(id));
-          if (job.state().isFinal()) {
+          if (!job.state().operatorMayCancel()) {
             throw BothyException.conflict(
                 "job " + id + " is already " + job.state().code() + "; there is nothing to cancel");
           }
