@@ -77,6 +77,17 @@ final class DbCommand extends io.dropwizard.migrations.DbCommand<BothyConfigurat
                   + " -h for the options");
       return;
     }
+    if (insufficientPrivilege(e)) {
+      cli.getStdErr()
+          .println(
+              command
+                  + ": the role "
+                  + (configuration == null ? "" : configuration.database().migrationUser() + " ")
+                  + "of database.migrationUser lacks a right the changelog needs (SQLSTATE"
+                  + " 42501); run the first migration as a superuser, or give the database to"
+                  + " bothy_owner and migrate as it (README, Running with a real PostgreSQL)");
+      return;
+    }
     if (rollbackImpossible(e)) {
       cli.getStdErr()
           .println(
@@ -87,6 +98,16 @@ final class DbCommand extends io.dropwizard.migrations.DbCommand<BothyConfigurat
       return;
     }
     CommandErrors.print(cli, command, e);
+  }
+
+  /** PostgreSQL's insufficient_privilege, at any depth of Liquibase's wrapping. */
+  private static boolean insufficientPrivilege(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof java.sql.SQLException sql && "42501".equals(sql.getSQLState())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

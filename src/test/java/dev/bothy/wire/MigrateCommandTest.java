@@ -174,6 +174,25 @@ class MigrateCommandTest {
   }
 
   @Test
+  void db_migrate_as_a_role_without_the_rights_says_so_in_one_line_naming_the_keys()
+      throws Exception {
+    String url = PG.createEmptyDatabase("bothy_owner");
+    Path config = dir.resolve("config.yml");
+    // bothy_app may not create anything in the schema public of a database it does not own.
+    Files.writeString(config, "database:\n  url: " + url + "\n  migrationUser: bothy_app\n");
+
+    CommandLine.Outcome outcome = CommandLine.run("db", "migrate", config.toString());
+
+    assertThat(outcome.succeeded()).isFalse();
+    assertThat(outcome.err())
+        .startsWith("db migrate: ")
+        .contains("SQLSTATE 42501")
+        .contains("database.migrationUser")
+        .doesNotContain("\tat ");
+    assertThat(outcome.err().strip().lines()).hasSize(1);
+  }
+
+  @Test
   void db_migrate_with_a_wrong_user_fails_naming_the_keys() throws Exception {
     String url = PG.createEmptyDatabase("bothy_owner");
     Path config = dir.resolve("config.yml");
