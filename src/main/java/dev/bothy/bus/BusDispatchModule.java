@@ -93,6 +93,7 @@ public final class BusDispatchModule {
   private final Dispatch dispatch;
   private final AtomicReference<Notices> live = new AtomicReference<>(Notices.NONE);
   private final List<NatsConsumerRunner> runners = new CopyOnWriteArrayList<>();
+  private final Clock clock;
 
   /**
    * Builds the module and registers its job kinds.
@@ -115,6 +116,7 @@ public final class BusDispatchModule {
       DispatchMetrics metrics,
       Clock clock) {
     Objects.requireNonNull(settings, "settings");
+    this.clock = Objects.requireNonNull(clock, "clock");
     JooqDeliveryRepository deliveries = new JooqDeliveryRepository();
     JooqDeadLetterRepository letters = new JooqDeadLetterRepository();
     // The live hints go to NATS once its consumers started; until then (and without NATS) nowhere.
@@ -232,6 +234,7 @@ public final class BusDispatchModule {
                     consumer,
                     new NatsDispatcher(consumer, registry, dispatch, keepAlive.get(), live.get()),
                     settings,
+                    clock,
                     lifecycle::fail);
             runner.start();
             runners.add(runner);

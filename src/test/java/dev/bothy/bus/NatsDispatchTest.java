@@ -255,6 +255,7 @@ class NatsDispatchTest extends DispatchContract {
             consumer,
             new NatsDispatcher(consumer, parts.handlers, parts.dispatch, keepAlive, notices()),
             settings,
+            dev.bothy.kernel.Clock.system(),
             fatal::add);
     runner.start();
     runners.add(runner);

@@ -158,7 +158,14 @@ public final class ConfigurationReference {
     return compact(duration.getQuantity(), duration.getUnit());
   }
 
-  private static String compact(long quantity, java.util.concurrent.TimeUnit timeUnit) {
+  /**
+   * A duration in the syntax of the configuration keys, such as {@code 30s} or {@code 100ms}.
+   *
+   * @param quantity how many units
+   * @param timeUnit the unit
+   * @return what an operator types for it
+   */
+  static String compact(long quantity, java.util.concurrent.TimeUnit timeUnit) {
     String unit =
         switch (timeUnit) {
           case NANOSECONDS -> "ns";

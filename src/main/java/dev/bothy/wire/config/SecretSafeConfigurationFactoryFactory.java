@@ -210,26 +210,13 @@ public final class SecretSafeConfigurationFactoryFactory<T>
     private static String durationBound(java.lang.annotation.Annotation rule, String message) {
       if (rule instanceof io.dropwizard.validation.MinDuration min) {
         return (min.inclusive() ? "must be at least " : "must be longer than ")
-            + duration(min.value(), min.unit());
+            + ConfigurationReference.compact(min.value(), min.unit());
       }
       if (rule instanceof io.dropwizard.validation.MaxDuration max) {
         return (max.inclusive() ? "must be at most " : "must be shorter than ")
-            + duration(max.value(), max.unit());
+            + ConfigurationReference.compact(max.value(), max.unit());
       }
       return message;
-    }
-
-    private static String duration(long value, java.util.concurrent.TimeUnit unit) {
-      return value
-          + switch (unit) {
-            case NANOSECONDS -> "ns";
-            case MICROSECONDS -> "us";
-            case MILLISECONDS -> "ms";
-            case SECONDS -> "s";
-            case MINUTES -> "m";
-            case HOURS -> "h";
-            case DAYS -> "d";
-          };
     }
   }
 

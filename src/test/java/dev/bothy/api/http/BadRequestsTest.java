@@ -610,44 +610,32 @@ class BadRequestsTest {
             "The body holds a member twice in one object, at line 2, column 10; each member may"
                 + " appear once.");
     HttpResponse<String> webhooks =
-        APP.app()
-            .send(
-                APP.app()
-                    .request("/v1/webhooks/subscriptions", ApiApp.ROBIN_WEBHOOKS)
-                    .header("Content-Type", "application/json")
-                    .POST(
-                        HttpRequest.BodyPublishers.ofString(
-                            "{\"url\":\"https://hooks.example.com/a\",\"url\":\"https://hooks.example.com/b\"}"))
-                    .build());
+        createSubscription(
+            "{\"url\":\"https://hooks.example.com/a\",\"url\":\"https://hooks.example.com/b\"}");
     assertThat(webhooks.statusCode()).isEqualTo(400);
     assertThat(ApiApp.json(webhooks).get("detail").asText())
         .startsWith("The body holds a member twice in one object, at line 1, column ")
         .doesNotContain("example.com");
-    HttpResponse<String> broken =
-        APP.app()
-            .send(
-                APP.app()
-                    .request("/v1/webhooks/subscriptions", ApiApp.ROBIN_WEBHOOKS)
-                    .header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString("{\n\"url\": }"))
-                    .build());
+    HttpResponse<String> broken = createSubscription("{\n\"url\": }");
     assertThat(broken.statusCode()).isEqualTo(400);
     assertThat(ApiApp.json(broken).get("detail").asText())
         .startsWith("The body is not valid JSON at line 2, column ");
     HttpResponse<String> nul =
-        APP.app()
-            .send(
-                APP.app()
-                    .request("/v1/webhooks/subscriptions", ApiApp.ROBIN_WEBHOOKS)
-                    .header("Content-Type", "application/json")
-                    .POST(
-                        HttpRequest.BodyPublishers.ofString(
-                            "{\"url\":\"https://hooks.example.com/a\\u0000\"}"))
-                    .build());
+        createSubscription("{\"url\":\"https://hooks.example.com/a\\u0000\"}");
     assertThat(nul.statusCode()).isEqualTo(400);
     assertThat(ApiApp.json(nul).get("detail").asText())
         .isEqualTo("This string holds U+0000, which the database cannot store.");
     assertThat(ApiApp.json(nul).get("pointer").asText()).isEqualTo("/url");
+  }
+
+  private static HttpResponse<String> createSubscription(String body) throws Exception {
+    return APP.app()
+        .send(
+            APP.app()
+                .request("/v1/webhooks/subscriptions", ApiApp.ROBIN_WEBHOOKS)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .build());
   }
 
   @Test

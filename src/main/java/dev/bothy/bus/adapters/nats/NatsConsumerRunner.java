@@ -8,6 +8,7 @@ import dev.bothy.bus.Streams;
 import dev.bothy.bus.app.NatsDispatcher;
 import dev.bothy.bus.domain.ConsumerFilters;
 import dev.bothy.bus.domain.VerdictRules;
+import dev.bothy.kernel.Clock;
 import dev.bothy.kernel.ErrorFields;
 import dev.bothy.platform.lifecycle.LoopLog;
 import dev.bothy.platform.lifecycle.ServiceLoop;
@@ -51,7 +52,7 @@ import org.slf4j.LoggerFactory;
  * NatsConsumerRunner.ensure(jsm, consumer, serverVersion, settings);
  * NatsConsumerRunner runner = new NatsConsumerRunner(connection, consumer,
  *     new NatsDispatcher(consumer, registry, dispatch, KeepAlive.NONE, Notices.NONE),
- *     settings, failure -> { throw new IllegalStateException(failure); });
+ *     settings, Clock.system(), failure -> { throw new IllegalStateException(failure); });
  * runner.start(); ... runner.stop(Duration.ofSeconds(5));
  * }</pre>
  */
@@ -66,6 +67,7 @@ public final class NatsConsumerRunner {
   private volatile ConsumerContext context;
   private volatile BusConsumerState state;
   private volatile BusPullFailure failing;
+  private final Clock clock;
   private long sampledAt;
 
   /**
@@ -75,6 +77,7 @@ public final class NatsConsumerRunner {
    * @param consumer the bus consumer
    * @param dispatcher its dispatcher
    * @param settings {@code bus.consumers.*}
+   * @param clock the time of a failing stretch's start, for the health check
    * @param onFatal {@code Lifecycle::fail}
    */
   public NatsConsumerRunner(
@@ -82,7 +85,9 @@ public final class NatsConsumerRunner {
       BusConsumer consumer,
       NatsDispatcher dispatcher,
       BusConsumerSettings settings,
+      Clock clock,
       Consumer<Throwable> onFatal) {
+    this.clock = Objects.requireNonNull(clock, "clock");
     this.connection = Objects.requireNonNull(connection, "connection");
     this.consumer = Objects.requireNonNull(consumer, "consumer");
     this.dispatcher = Objects.requireNonNull(dispatcher, "dispatcher");
@@ -224,9 +229,7 @@ public final class NatsConsumerRunner {
       BusPullFailure was = failing;
       failing =
           new BusPullFailure(
-              consumer.durable(),
-              was == null ? java.time.Instant.now() : was.since(),
-              ErrorFields.type(e));
+              consumer.durable(), was == null ? clock.now() : was.since(), ErrorFields.type(e));
       throw e;
     }
   }
