@@ -5,7 +5,8 @@
 # 100 subscriptions, side by side with the ceiling (the same signed POSTs of the same body from
 # a plain Java HTTP client loop at the concurrency Bothy keeps open to one receiver with the
 # defaults, webhooks.maxConnectionsPerTarget, no database); then
-# the latency from an append's commit to the receiver at 200 events/s.
+# the latency from an append's commit to the receiver at 200 events/s. Beside them the same POSTs
+# through Bothy's own transport (transport-alone) and each variant's CPU per delivery (D-WF-10).
 #
 # Prints "variant<TAB>sample_seconds" rows on stdout (BENCH_DELIVERIES per sample) and the
 # comparison tables on stderr. Runs through bench/run.sh webhooks [runs]. Warm-up passes of every

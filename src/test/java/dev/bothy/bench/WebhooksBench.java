@@ -7,6 +7,13 @@ import dev.bothy.testing.EventLogFixture;
 import dev.bothy.testing.PgExtension;
 import dev.bothy.webhooks.NewSubscription;
 import dev.bothy.webhooks.WebhooksModule;
+import dev.bothy.webhooks.adapters.http.ConnectionSettings;
+import dev.bothy.webhooks.adapters.http.PinnedHttpTransport;
+import dev.bothy.webhooks.app.HostResolver;
+import dev.bothy.webhooks.app.OutgoingRequest;
+import dev.bothy.webhooks.app.SendResult;
+import dev.bothy.webhooks.domain.Cidr;
+import dev.bothy.webhooks.domain.NetworkPolicy;
 import dev.bothy.webhooks.domain.WebhookSecret;
 import dev.bothy.webhooks.domain.WebhookSignature;
 import dev.bothy.wire.BenchApp;
@@ -30,6 +37,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.UUID;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -46,7 +54,9 @@ import java.util.regex.Pattern;
  * same signed POSTs of the same bodies from a plain Java HTTP client loop at the same concurrency
  * (the requests Bothy has open to one receiver with the defaults: {@code
  * webhooks.maxConnectionsPerTarget}), no database. Then the latency from an append's commit to the
- * receiver at 200 events per second to one subscription.
+ * receiver at 200 events per second to one subscription. Beside them, for telling where the time
+ * goes: the ceiling's POSTs through Bothy's own transport ({@code transport-alone}) and each
+ * variant's CPU per delivery in this JVM and in the PostgreSQL server (D-WF-10).
  *
  * <p>Prints {@code variant<TAB>seconds} rows (a fixed number of deliveries per sample) on stdout
  * and the comparison on stderr.
@@ -64,6 +74,9 @@ public final class WebhooksBench {
   // subscription under half of any ceiling above 2,000 POSTs per second (D-WF-3).
   private static final int RATE_LIMIT = WebhooksConfig.MAX_RATE_LIMIT_LIMIT;
   private static final int LATENCY_RATE = 200;
+  // The transport alone sends with the shipped webhooks.requestTimeout.
+  private static final Duration REQUEST_TIMEOUT =
+      Duration.ofMillis(WebhooksConfig.DEFAULT_REQUEST_TIMEOUT.toMilliseconds());
   private static final int APPEND_BATCH = 500;
   private static final double THROUGHPUT_GOAL = 0.50;
   private static final double P99_GOAL_MILLIS = 100;
@@ -132,13 +145,15 @@ public final class WebhooksBench {
     }
     Path dir = Files.createTempDirectory("bothy-bench-webhooks");
     Map<String, List<Double>> samples = new LinkedHashMap<>();
+    Map<String, List<double[]>> cpu = new LinkedHashMap<>();
+    Path data = dir.resolve("data");
     long[] latencies;
     Floor floor;
     HttpServer receiver = receiver();
     String url = "http://127.0.0.1:" + receiver.getAddress().getPort() + "/hook";
     try (EmbeddedPostgresServer server =
         EmbeddedPostgresServer.start(
-            dir.resolve("data"),
+            data,
             0,
             Duration.ofSeconds(60),
             Duration.ZERO,
@@ -148,35 +163,40 @@ public final class WebhooksBench {
       prepare(
           server, (runs + warmupPasses) * 2L * deliveries + LATENCY_RATE * (latencySeconds + 10L));
       BenchApp app = start(dir, server);
-      try {
+      try (PinnedHttpTransport transport = transport()) {
         BenchSupport.warmUp(
             "webhooks",
             warmupPasses,
             QUIET_JIT,
             () -> {
-              bothy(app, url, 1, deliveries);
-              bothy(app, url, 100, deliveries);
+              bothy(app, url, 1, deliveries, data);
+              bothy(app, url, 100, deliveries, data);
+              transportAlone(transport, url, deliveries);
               return ceiling(url, deliveries);
             });
         List<Double> ceilingBusy = new ArrayList<>();
         for (int run = 1; run <= runs; run++) {
-          double one = bothy(app, url, 1, deliveries);
-          double hundred = bothy(app, url, 100, deliveries);
+          Sample one = bothy(app, url, 1, deliveries, data);
+          Sample hundred = bothy(app, url, 100, deliveries, data);
           long[] busy = BenchSupport.machineJiffies();
-          double ceiling = ceiling(url, deliveries);
+          Sample ceiling = measured(data, () -> ceiling(url, deliveries));
           ceilingBusy.add(BenchSupport.busyShare(busy));
+          Sample alone = measured(data, () -> transportAlone(transport, url, deliveries));
           System.err.printf(
               "webhooks: run %d of %d: ceiling %.0f, 1 subscription %.0f, 100 subscriptions %.0f"
-                  + " deliveries/s; ceiling POSTs retried on a closed connection so far: %d%n",
+                  + " deliveries/s, Bothy's transport alone %.0f POSTs/s; ceiling POSTs retried on"
+                  + " a closed connection so far: %d%n",
               run,
               runs,
-              deliveries / ceiling,
-              deliveries / one,
-              deliveries / hundred,
+              deliveries / ceiling.seconds(),
+              deliveries / one.seconds(),
+              deliveries / hundred.seconds(),
+              deliveries / alone.seconds(),
               CEILING_RETRIES.get());
-          BenchSupport.record(samples, "ceiling", ceiling);
-          BenchSupport.record(samples, "bothy-1-subscription", one);
-          BenchSupport.record(samples, "bothy-100-subscriptions", hundred);
+          record(samples, cpu, "ceiling", ceiling, deliveries);
+          record(samples, cpu, "bothy-1-subscription", one, deliveries);
+          record(samples, cpu, "bothy-100-subscriptions", hundred, deliveries);
+          record(samples, cpu, "transport-alone", alone, deliveries);
         }
         System.err.printf(
             "webhooks: latency phase, %d events/s for %d s%n", LATENCY_RATE, latencySeconds);
@@ -192,11 +212,12 @@ public final class WebhooksBench {
       receiver.stop(0);
       BenchSupport.deleteTree(dir);
     }
-    report(samples, deliveries, latencies, latencySeconds, floor);
+    report(samples, cpu, deliveries, latencies, latencySeconds, floor);
   }
 
   private static void report(
       Map<String, List<Double>> samples,
+      Map<String, List<double[]>> cpu,
       int deliveries,
       long[] latencies,
       int seconds,
@@ -215,6 +236,23 @@ public final class WebhooksBench {
           rate,
           rate / ceiling,
           rate / ceiling >= THROUGHPUT_GOAL ? "met" : "NOT met");
+    }
+    System.err.println();
+    System.err.println(
+        "Where the two cores went (medians of the samples' CPU, this JVM with the receiver and"
+            + " the embedded PostgreSQL server, per delivery or POST):");
+    System.err.println();
+    System.err.println(
+        "| variant | per second | this JVM us | PostgreSQL us | both us | machine share |");
+    System.err.println("|---|---|---|---|---|---|");
+    int cores = Runtime.getRuntime().availableProcessors();
+    for (String variant : cpu.keySet()) {
+      double rate = BenchSupport.rate(samples, variant, deliveries);
+      double jvm = BenchSupport.median(cpu.get(variant).stream().map(c -> c[0]).toList());
+      double pg = BenchSupport.median(cpu.get(variant).stream().map(c -> c[1]).toList());
+      System.err.printf(
+          "| %s | %.0f | %.1f | %.1f | %.1f | %.2f |%n",
+          variant, rate, jvm, pg, jvm + pg, (jvm + pg) * rate / 1e6 / cores);
     }
     System.err.println();
     System.err.printf(
@@ -374,25 +412,121 @@ public final class WebhooksBench {
    * deliveries / subscriptions} events appended in units of 500, timed from the first append to the
    * last delivery received; the subscriptions are deleted afterwards.
    */
-  private static double bothy(BenchApp app, String url, int subscriptions, int deliveries)
-      throws Exception {
+  private static Sample bothy(
+      BenchApp app, String url, int subscriptions, int deliveries, Path data) throws Exception {
     List<UUID> ids = new ArrayList<>();
     for (int i = 0; i < subscriptions; i++) {
       ids.add(subscribe(app, url));
     }
     long target = RECEIVED.get() + deliveries;
     int events = deliveries / subscriptions;
-    long began = System.nanoTime();
-    for (int done = 0; done < events; done += APPEND_BATCH) {
-      int n = Math.min(APPEND_BATCH, events - done);
-      app.unitOfWork().run(() -> app.appender().append(EventLogFixture.drafts(USER, n)));
-    }
-    awaitReceived(target);
-    double seconds = (System.nanoTime() - began) / 1e9;
+    // The CPU of the timed part only: the subscriptions' deletion after it (their attempts go with
+    // them) is not a delivery's work.
+    Sample sample =
+        measured(
+            data,
+            () -> {
+              long began = System.nanoTime();
+              for (int done = 0; done < events; done += APPEND_BATCH) {
+                int n = Math.min(APPEND_BATCH, events - done);
+                app.unitOfWork().run(() -> app.appender().append(EventLogFixture.drafts(USER, n)));
+              }
+              awaitReceived(target);
+              return (System.nanoTime() - began) / 1e9;
+            });
     for (UUID id : ids) {
       app.webhooks().delete(id);
     }
-    return seconds;
+    return sample;
+  }
+
+  /** A sample's seconds and the CPU this JVM and the PostgreSQL server used meanwhile. */
+  private record Sample(double seconds, long jvmNanos, long serverNanos) {}
+
+  /** Runs a timed part, which returns its seconds, and notes the CPU used meanwhile. */
+  private static Sample measured(Path data, Callable<Double> timed) throws Exception {
+    long[] before = BenchSupport.cpuNanos(data);
+    double seconds = timed.call();
+    long[] after = BenchSupport.cpuNanos(data);
+    return new Sample(seconds, after[0] - before[0], after[1] - before[1]);
+  }
+
+  /** Records a sample's seconds, and its CPU in microseconds per delivery. */
+  private static void record(
+      Map<String, List<Double>> samples,
+      Map<String, List<double[]>> cpu,
+      String variant,
+      Sample sample,
+      int deliveries) {
+    BenchSupport.record(samples, variant, sample.seconds());
+    cpu.computeIfAbsent(variant, k -> new ArrayList<>())
+        .add(
+            new double[] {
+              sample.jvmNanos() / 1e3 / deliveries, sample.serverNanos() / 1e3 / deliveries
+            });
+  }
+
+  /**
+   * Bothy's own webhook transport as the application builds it with the defaults (connection
+   * limits, connect and request timeouts, the answer's excerpt), allowed to reach the loopback
+   * receiver: for the variant {@code transport-alone}.
+   */
+  private static PinnedHttpTransport transport() {
+    return new PinnedHttpTransport(
+        new NetworkPolicy(List.of(Cidr.parse("127.0.0.0/8")), true),
+        HostResolver.system(),
+        WebhooksConfig.DEFAULT_MAX_RESPONSE_BODY_CHARS,
+        ConnectionSettings.limits(
+            WebhooksModule.DEFAULT_MAX_CONNECTIONS,
+            WebhooksModule.DEFAULT_MAX_CONNECTIONS_PER_TARGET,
+            REQUEST_TIMEOUT,
+            WebhooksModule.DEFAULT_CONNECTION_WAIT));
+  }
+
+  /**
+   * The ceiling's POSTs through Bothy's transport instead of the JDK client, from as many threads,
+   * no database: what a delivery's request costs in Bothy, apart from everything around it.
+   */
+  private static double transportAlone(PinnedHttpTransport transport, String url, int deliveries)
+      throws Exception {
+    byte[] body = LAST_BODY.get();
+    List<WebhookSecret> secrets = List.of(WebhookSecret.generate());
+    URI target = URI.create(url);
+    ExecutorService pool = Executors.newFixedThreadPool(CONCURRENCY);
+    try {
+      long began = System.nanoTime();
+      List<java.util.concurrent.Future<?>> done = new ArrayList<>();
+      for (int t = 0; t < CONCURRENCY; t++) {
+        done.add(
+            pool.submit(
+                () -> {
+                  for (int i = 0; i < deliveries / CONCURRENCY; i++) {
+                    String id = "msg_" + Ids.newId();
+                    long ts = System.currentTimeMillis() / 1000;
+                    Map<String, String> headers = new LinkedHashMap<>();
+                    headers.put("content-type", "application/json");
+                    headers.put("webhook-id", id);
+                    headers.put("webhook-timestamp", Long.toString(ts));
+                    headers.put("webhook-signature", WebhookSignature.sign(id, ts, body, secrets));
+                    SendResult r =
+                        transport.send(new OutgoingRequest(target, headers, body, REQUEST_TIMEOUT));
+                    if (r.status() != 204) {
+                      throw new IllegalStateException(
+                          "transport POST answered "
+                              + r.status()
+                              + r.errorKind().map(k -> " (" + k + ")").orElse(""));
+                    }
+                  }
+                  return null;
+                }));
+      }
+      for (java.util.concurrent.Future<?> f : done) {
+        f.get(10, TimeUnit.MINUTES);
+      }
+      return (System.nanoTime() - began) / 1e9;
+    } finally {
+      pool.shutdownNow();
+    }
   }
 
   /**
