@@ -95,17 +95,23 @@ public final class InstanceModule {
       if (e.kind() != ErrorKind.NOT_FOUND) {
         throw e;
       }
-      // A missing row, or no instance table at all: the database was never migrated.
-      throw new IllegalStateException(
-          "the database has no instance record (" + e.getMessage() + "): run db migrate", e);
+      // A missing row, or no instance table at all: the database was never migrated. The
+      // cause's own words end in the same advice, so they stay in the cause.
+      throw new BothyException(
+          ErrorKind.CONFLICT,
+          "the database has no instance record, so db migrate never ran on it: run db migrate",
+          e);
     }
     if (loaded.schemaVersion() < Migrator.SCHEMA_VERSION) {
-      throw new IllegalStateException(
+      // A BothyException: the command's last line is this sentence, not a stack trace.
+      throw new BothyException(
+          ErrorKind.CONFLICT,
           "the database schema version "
               + loaded.schemaVersion()
               + " is older than this server's "
               + Migrator.SCHEMA_VERSION
-              + ": run db migrate");
+              + ": run db migrate",
+          null);
     }
     record = loaded;
     Optional<String> tooOld =

@@ -45,13 +45,27 @@ final class CommandErrors {
       return;
     }
     Optional<String> unset = unsetVariable(failure);
+    Optional<BothyException> refused = bothyException(failure);
     if (unset.isPresent()) {
       cli.getStdErr().println(command + ": " + unset.get());
-    } else if (failure instanceof ConfigurationException || failure instanceof BothyException) {
+    } else if (failure instanceof ConfigurationException) {
       cli.getStdErr().println(command + ": " + failure.getMessage());
+    } else if (refused.isPresent()) {
+      // Its message names the key or the step, wherever a library wrapped it.
+      cli.getStdErr().println(command + ": " + refused.get().getMessage());
     } else {
       failure.printStackTrace(cli.getStdErr());
     }
+  }
+
+  /** The first {@link BothyException} of the failure's chain. */
+  private static Optional<BothyException> bothyException(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof BothyException b) {
+        return Optional.of(b);
+      }
+    }
+    return Optional.empty();
   }
 
   /**
@@ -78,9 +92,15 @@ final class CommandErrors {
                 + " is not set: set it, or write the value into the file");
   }
 
-  /** Jetty's "Failed to bind to ADDRESS" with the socket's reason, or null for other failures. */
+  /**
+   * Jetty's "Failed to bind to ADDRESS" with the socket's reason, or null for other failures: a
+   * port the embedded PostgreSQL cannot take is a {@link BothyException} naming its own key.
+   */
   private static String bindFailure(Throwable failure) {
     for (Throwable t = failure; t != null && t.getCause() != t; t = t.getCause()) {
+      if (t instanceof BothyException) {
+        return null;
+      }
       if (t.getCause() instanceof BindException reason) {
         String message = String.valueOf(t.getMessage());
         String address =

@@ -42,6 +42,12 @@ final class DbCommand extends io.dropwizard.migrations.DbCommand<BothyConfigurat
 
   @Override
   public void run(Namespace namespace, Liquibase liquibase) throws Exception {
+    if ("test".equals(namespace.getString("subcommand"))) {
+      // Liquibase's test migrates, rolls back and migrates again: with changesets that roll
+      // forward only it would stop after the first step, the schema applied and no instance
+      // record written. Refused before it starts.
+      throw new RollsForwardOnly();
+    }
     super.run(namespace, liquibase);
     if ("migrate".equals(namespace.getString("subcommand"))
         && !Boolean.TRUE.equals(namespace.getBoolean("dry-run"))) {
@@ -88,6 +94,15 @@ final class DbCommand extends io.dropwizard.migrations.DbCommand<BothyConfigurat
                   + " bothy_owner and migrate as it (README, Running with a real PostgreSQL)");
       return;
     }
+    if (e instanceof RollsForwardOnly) {
+      cli.getStdErr()
+          .println(
+              command
+                  + ": Bothy's changesets carry no rollback, so the test of migrating, rolling"
+                  + " back and migrating again cannot run; nothing was changed. db migrate"
+                  + " --dry-run prints the SQL db migrate would run");
+      return;
+    }
     if (rollbackImpossible(e)) {
       cli.getStdErr()
           .println(
@@ -98,6 +113,15 @@ final class DbCommand extends io.dropwizard.migrations.DbCommand<BothyConfigurat
       return;
     }
     CommandErrors.print(cli, command, e);
+  }
+
+  /** {@code db test} refused: its rollback step cannot run on Bothy's changesets. */
+  private static final class RollsForwardOnly extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    RollsForwardOnly() {
+      super("db test needs rollbacks, which Bothy's changesets do not have", null, false, false);
+    }
   }
 
   /** PostgreSQL's insufficient_privilege, at any depth of Liquibase's wrapping. */

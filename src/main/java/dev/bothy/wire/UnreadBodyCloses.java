@@ -1,5 +1,6 @@
 package dev.bothy.wire;
 
+import dev.bothy.api.http.DeclaredLengthFilter;
 import jakarta.annotation.Priority;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.ws.rs.Priorities;
@@ -32,7 +33,10 @@ public final class UnreadBodyCloses implements ContainerResponseFilter {
 
   @Override
   public void filter(ContainerRequestContext request, ContainerResponseContext response) {
-    if (declaresBody(request) && !readToItsEnd()) {
+    // A body refused from its headers was never read; asking the stream would make Jetty send
+    // 100 Continue to a client waiting for it, which would then upload what was refused.
+    boolean notRead = Boolean.TRUE.equals(request.getProperty(DeclaredLengthFilter.BODY_NOT_READ));
+    if (declaresBody(request) && (notRead || !readToItsEnd())) {
       response.getHeaders().putSingle(CONNECTION, CLOSE);
     }
   }

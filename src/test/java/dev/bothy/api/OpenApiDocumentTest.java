@@ -124,6 +124,71 @@ class OpenApiDocumentTest {
   }
 
   @Test
+  void every_operation_lists_the_answers_any_route_can_give_with_their_headers() throws Exception {
+    JsonNode doc = new ObjectMapper().readTree(ApiModule.openApiDocument());
+    int operations = 0;
+    for (Map.Entry<String, JsonNode> path : doc.path("paths").properties()) {
+      for (Map.Entry<String, JsonNode> op : path.getValue().properties()) {
+        operations++;
+        String name = op.getKey().toUpperCase(java.util.Locale.ROOT) + " " + path.getKey();
+        JsonNode responses = op.getValue().path("responses");
+        boolean body = false;
+        for (Map.Entry<String, JsonNode> r : responses.properties()) {
+          body |= r.getKey().startsWith("2") && r.getValue().has("content");
+        }
+        if (body) {
+          assertThat(responses.has("406")).as("406 of %s", name).isTrue();
+        }
+        if (!path.getKey().equals("/openapi.json")) {
+          assertThat(responses.path("503").path("$ref").asText())
+              .as("503 of %s", name)
+              .isEqualTo("#/components/responses/Unavailable");
+          assertThat(responses.path("401").path("$ref").asText())
+              .as("401 of %s", name)
+              .isEqualTo("#/components/responses/Unauthorized");
+        }
+      }
+    }
+    assertThat(operations).isGreaterThan(15);
+    JsonNode components = doc.path("components");
+    assertThat(components.path("responses").path("Unavailable").path("headers").has("Retry-After"))
+        .isTrue();
+    assertThat(
+            components
+                .path("responses")
+                .path("Unauthorized")
+                .path("headers")
+                .has("WWW-Authenticate"))
+        .isTrue();
+
+    JsonNode paths = doc.path("paths");
+    for (String created : List.of("/v1/system/pings", "/v1/webhooks/subscriptions")) {
+      assertThat(
+              paths
+                  .path(created)
+                  .path("post")
+                  .path("responses")
+                  .path("201")
+                  .path("headers")
+                  .has("Location"))
+          .as("Location on the 201 of POST %s", created)
+          .isTrue();
+    }
+    for (String idempotent : List.of("/v1/events", "/v1/system/pings")) {
+      assertThat(
+              paths
+                  .path(idempotent)
+                  .path("post")
+                  .path("responses")
+                  .path("201")
+                  .path("headers")
+                  .has("Idempotent-Replayed"))
+          .as("Idempotent-Replayed on the 201 of POST %s", idempotent)
+          .isTrue();
+    }
+  }
+
+  @Test
   void the_problem_schema_holds_every_member_a_problem_can_carry() throws Exception {
     JsonNode properties =
         new ObjectMapper()

@@ -492,6 +492,36 @@ public final class WebhooksBench {
     byte[] body = LAST_BODY.get();
     List<WebhookSecret> secrets = List.of(WebhookSecret.generate());
     URI target = URI.create(url);
+    return concurrently(
+        deliveries,
+        (id, ts) -> {
+          Map<String, String> headers = new LinkedHashMap<>();
+          headers.put("content-type", "application/json");
+          headers.put("webhook-id", id);
+          headers.put("webhook-timestamp", Long.toString(ts));
+          headers.put("webhook-signature", WebhookSignature.sign(id, ts, body, secrets));
+          SendResult r =
+              transport.send(new OutgoingRequest(target, headers, body, REQUEST_TIMEOUT));
+          if (r.status() != 204) {
+            throw new IllegalStateException(
+                "transport POST answered "
+                    + r.status()
+                    + r.errorKind().map(k -> " (" + k + ")").orElse(""));
+          }
+        });
+  }
+
+  /** One POST of a sample, with its fresh message id and timestamp. */
+  @FunctionalInterface
+  private interface Post {
+    void send(String id, long timestamp) throws Exception;
+  }
+
+  /**
+   * Sends {@code deliveries} POSTs from {@link #CONCURRENCY} threads, each with a fresh message id
+   * and timestamp as a delivery has; returns the seconds they took.
+   */
+  private static double concurrently(int deliveries, Post post) throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(CONCURRENCY);
     try {
       long began = System.nanoTime();
@@ -501,21 +531,7 @@ public final class WebhooksBench {
             pool.submit(
                 () -> {
                   for (int i = 0; i < deliveries / CONCURRENCY; i++) {
-                    String id = "msg_" + Ids.newId();
-                    long ts = System.currentTimeMillis() / 1000;
-                    Map<String, String> headers = new LinkedHashMap<>();
-                    headers.put("content-type", "application/json");
-                    headers.put("webhook-id", id);
-                    headers.put("webhook-timestamp", Long.toString(ts));
-                    headers.put("webhook-signature", WebhookSignature.sign(id, ts, body, secrets));
-                    SendResult r =
-                        transport.send(new OutgoingRequest(target, headers, body, REQUEST_TIMEOUT));
-                    if (r.status() != 204) {
-                      throw new IllegalStateException(
-                          "transport POST answered "
-                              + r.status()
-                              + r.errorKind().map(k -> " (" + k + ")").orElse(""));
-                    }
+                    post.send("msg_" + Ids.newId(), System.currentTimeMillis() / 1000);
                   }
                   return null;
                 }));
@@ -539,54 +555,34 @@ public final class WebhooksBench {
     List<WebhookSecret> secrets = List.of(WebhookSecret.generate());
     URI target = URI.create(url);
     HttpClient client = CEILING_CLIENT;
-    ExecutorService pool = Executors.newFixedThreadPool(CONCURRENCY);
-    try {
-      long began = System.nanoTime();
-      List<java.util.concurrent.Future<?>> done = new ArrayList<>();
-      for (int t = 0; t < CONCURRENCY; t++) {
-        done.add(
-            pool.submit(
-                () -> {
-                  for (int i = 0; i < deliveries / CONCURRENCY; i++) {
-                    String id = "msg_" + Ids.newId();
-                    long ts = System.currentTimeMillis() / 1000;
-                    HttpRequest request =
-                        HttpRequest.newBuilder(target)
-                            .timeout(Duration.ofSeconds(10))
-                            .header("content-type", "application/json")
-                            .header("webhook-id", id)
-                            .header("webhook-timestamp", Long.toString(ts))
-                            .header(
-                                "webhook-signature", WebhookSignature.sign(id, ts, body, secrets))
-                            .POST(HttpRequest.BodyPublishers.ofByteArray(body))
-                            .build();
-                    HttpResponse<Void> r;
-                    try {
-                      r = client.send(request, HttpResponse.BodyHandlers.discarding());
-                    } catch (java.net.http.HttpTimeoutException timeout) {
-                      throw timeout;
-                    } catch (java.io.IOException stale) {
-                      // A kept-alive connection the receiver closed while it idled: the JDK
-                      // client does not retry a POST, Bothy's transport checks a connection
-                      // that idled before it reuses one; one retry on a new connection is the
-                      // same.
-                      CEILING_RETRIES.incrementAndGet();
-                      r = client.send(request, HttpResponse.BodyHandlers.discarding());
-                    }
-                    if (r.statusCode() != 204) {
-                      throw new IllegalStateException("ceiling POST answered " + r.statusCode());
-                    }
-                  }
-                  return null;
-                }));
-      }
-      for (java.util.concurrent.Future<?> f : done) {
-        f.get(10, TimeUnit.MINUTES);
-      }
-      return (System.nanoTime() - began) / 1e9;
-    } finally {
-      pool.shutdownNow();
-    }
+    return concurrently(
+        deliveries,
+        (id, ts) -> {
+          HttpRequest request =
+              HttpRequest.newBuilder(target)
+                  .timeout(Duration.ofSeconds(10))
+                  .header("content-type", "application/json")
+                  .header("webhook-id", id)
+                  .header("webhook-timestamp", Long.toString(ts))
+                  .header("webhook-signature", WebhookSignature.sign(id, ts, body, secrets))
+                  .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                  .build();
+          HttpResponse<Void> r;
+          try {
+            r = client.send(request, HttpResponse.BodyHandlers.discarding());
+          } catch (java.net.http.HttpTimeoutException timeout) {
+            throw timeout;
+          } catch (java.io.IOException stale) {
+            // A kept-alive connection the receiver closed while it idled: the JDK client does not
+            // retry a POST, Bothy's transport checks a connection that idled before it reuses one;
+            // one retry on a new connection is the same.
+            CEILING_RETRIES.incrementAndGet();
+            r = client.send(request, HttpResponse.BodyHandlers.discarding());
+          }
+          if (r.statusCode() != 204) {
+            throw new IllegalStateException("ceiling POST answered " + r.statusCode());
+          }
+        });
   }
 
   /** A subscription to {@code settings.updated} at the receiver, at the benchmark's rate limit. */

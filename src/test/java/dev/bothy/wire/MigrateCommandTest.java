@@ -251,6 +251,51 @@ class MigrateCommandTest {
     assertThat(appliedChangesets(url)).as("nothing rolled back").isEqualTo(applied);
   }
 
+  @Test
+  void db_test_refuses_in_one_line_and_applies_nothing() throws Exception {
+    String url = PG.createEmptyDatabase("bothy_owner");
+    Path config = dir.resolve("config.yml");
+    Files.writeString(config, "database:\n  url: " + url + "\n");
+
+    CommandLine.Outcome outcome = CommandLine.run("db", "test", config.toString());
+
+    assertThat(outcome.succeeded()).isFalse();
+    assertThat(outcome.err())
+        .startsWith("db test: ")
+        .contains("db migrate")
+        .doesNotContain("\tat ");
+    assertThat(outcome.err().strip().lines()).hasSize(1);
+    // db test migrates, rolls back and migrates again: with no rollback it stopped after the first
+    // step, with the schema applied and no instance record.
+    assertThat(column(url, "SELECT tablename FROM pg_tables WHERE tablename = 'jobs'"))
+        .as("no changeset applied")
+        .isEmpty();
+  }
+
+  @Test
+  void db_migrate_on_a_taken_embedded_port_names_that_key_not_the_connectors() throws Exception {
+    try (java.net.ServerSocket taken =
+        new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      Path config = dir.resolve("config.yml");
+      Files.writeString(
+          config,
+          "database:\n  embedded:\n    dataDirectory: "
+              + dir.resolve("pg")
+              + "\n    port: "
+              + taken.getLocalPort()
+              + "\n");
+
+      CommandLine.Outcome outcome = CommandLine.run("db", "migrate", config.toString());
+
+      assertThat(outcome.succeeded()).isFalse();
+      assertThat(outcome.err())
+          .startsWith("db migrate: port " + taken.getLocalPort())
+          .contains("(database.embedded.port)")
+          .doesNotContain("server.applicationConnectors")
+          .doesNotContain("\tat ");
+    }
+  }
+
   private static String status(Path config) {
     PrintStream original = System.out;
     ByteArrayOutputStream captured = new ByteArrayOutputStream();

@@ -24,34 +24,42 @@ class RoleStartErrorsTest {
   @Test
   void a_taken_port_ends_the_start_naming_the_connector_keys() throws Exception {
     try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      Path config = dir.resolve("config.yml");
-      Files.writeString(
-          config,
-          "database:\n  url: "
-              + PG.jdbcUrl()
-              + "\nserver:\n  applicationConnectors:\n    - type: http\n      bindHost: 127.0.0.1\n"
-              + "      port: "
-              + taken.getLocalPort()
-              + "\n  adminConnectors:\n    - type: http\n      port: 0\n");
+      assertThat(lastLineOfAFailedStart("api", PG.jdbcUrl(), taken.getLocalPort()))
+          .startsWith("api: cannot listen on")
+          .contains(String.valueOf(taken.getLocalPort()))
+          .contains("server.applicationConnectors");
+    }
+  }
 
-      try (ChildJvm child =
-          ChildJvm.start(
-              BothyApplication.class.getName(),
-              dir,
-              List.of(),
-              Map.of(),
-              "api",
-              config.toString())) {
-        ChildJvm.Result result = child.await(Duration.ofSeconds(90));
+  @Test
+  void a_database_never_migrated_ends_the_start_in_one_line_saying_run_db_migrate()
+      throws Exception {
+    assertThat(lastLineOfAFailedStart("worker", PG.createEmptyDatabase("bothy_owner"), 0))
+        .isEqualTo(
+            "worker: the database has no instance record, so db migrate never ran on it: run"
+                + " db migrate");
+  }
 
-        assertThat(result.exitCode()).isNotZero();
-        String last = result.output().strip();
-        last = last.substring(last.lastIndexOf('\n') + 1);
-        assertThat(last)
-            .startsWith("api: cannot listen on")
-            .contains(String.valueOf(taken.getLocalPort()))
-            .contains("server.applicationConnectors");
-      }
+  /** Starts the role in a child JVM, expects it to fail, and returns its output's last line. */
+  private String lastLineOfAFailedStart(String role, String databaseUrl, int port)
+      throws Exception {
+    Path config = dir.resolve("config.yml");
+    Files.writeString(
+        config,
+        "database:\n  url: "
+            + databaseUrl
+            + "\nserver:\n  applicationConnectors:\n    - type: http\n      bindHost: 127.0.0.1\n"
+            + "      port: "
+            + port
+            + "\n  adminConnectors:\n    - type: http\n      port: 0\n");
+    try (ChildJvm child =
+        ChildJvm.start(
+            BothyApplication.class.getName(), dir, List.of(), Map.of(), role, config.toString())) {
+      ChildJvm.Result result = child.await(Duration.ofSeconds(90));
+
+      assertThat(result.exitCode()).isNotZero();
+      String output = result.output().strip();
+      return output.substring(output.lastIndexOf('\n') + 1);
     }
   }
 }

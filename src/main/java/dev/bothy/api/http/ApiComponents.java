@@ -76,10 +76,12 @@ public record ApiComponents(List<Object> components, EventStreams streams) {
             settings.maxRequestBytes(),
             settings.maxEventsPerRequest(),
             maxPayloadBytes);
+    TokenFilter tokens = new TokenFilter(settings.tokens());
     return new ApiComponents(
         List.of(
             new ProblemMapper(mapper),
-            new TokenFilter(settings.tokens()),
+            tokens,
+            new DeclaredLengthFilter(tokens, reader, settings.maxRequestBytes()),
             new MetricsFilter(metrics),
             new StreamFlushInterceptor(),
             new EventsResource(

@@ -1,7 +1,6 @@
 package dev.bothy.api.http;
 
 import com.fasterxml.jackson.core.JacksonException;
-import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -133,16 +132,7 @@ final class AppendRequestReader {
    * @throws ApiProblem for the first problem found
    */
   List<EventDraft> drafts(byte[] bytes) {
-    JsonNode root;
-    try {
-      root = bytes.length == 0 ? null : mapper.readTree(bytes);
-    } catch (StreamConstraintsException e) {
-      throw json.limitProblem(e);
-    } catch (JacksonException e) {
-      throw StrictJson.syntaxProblem(e);
-    } catch (IOException e) {
-      throw ApiProblem.of(ProblemType.INVALID_REQUEST, "The body could not be read.");
-    }
+    JsonNode root = json.readTree(bytes);
     if (root == null || root.isMissingNode()) {
       throw ApiProblem.of(
           ProblemType.INVALID_REQUEST, "The body is empty; send {\"events\": [...]}.");

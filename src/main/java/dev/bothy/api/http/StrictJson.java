@@ -11,6 +11,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.cfg.CoercionAction;
 import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
 import com.fasterxml.jackson.databind.type.LogicalType;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 /**
@@ -24,6 +29,13 @@ import java.util.Map;
 final class StrictJson {
   /** How Jackson's duplicate detection starts its message ({@code Duplicate field 'name'}). */
   private static final String DUPLICATE_MEMBER = "Duplicate field ";
+
+  /**
+   * How Jackson's byte parser starts its message for bytes it takes for bad UTF-8; it says so too
+   * for a member name holding an escaped surrogate pair ({@code "\\ud83c\\udf89"}), which is valid
+   * JSON and which its text parser reads.
+   */
+  private static final String INVALID_UTF8 = "Invalid UTF-8";
 
   /** The key of the nesting limit. */
   static final String DEPTH_KEY = "api.maxJsonDepth";
@@ -88,6 +100,53 @@ final class StrictJson {
    */
   ObjectMapper mapper() {
     return mapper;
+  }
+
+  /**
+   * Parses a request body.
+   *
+   * @param bytes the body
+   * @return its tree, or null for an empty body
+   * @throws ApiProblem {@code invalid_request} for a body that is not JSON or is over a parser
+   *     limit
+   */
+  JsonNode readTree(byte[] bytes) {
+    if (bytes.length == 0) {
+      return null;
+    }
+    try {
+      try {
+        return mapper.readTree(bytes);
+      } catch (StreamConstraintsException e) {
+        throw e;
+      } catch (com.fasterxml.jackson.core.JacksonException e) {
+        if (!String.valueOf(e.getOriginalMessage()).startsWith(INVALID_UTF8)) {
+          throw e;
+        }
+        // Jackson's byte parser refuses an escaped surrogate pair in a member name; its text
+        // parser reads it. Bytes that are really no UTF-8 fail the strict decoding and keep the
+        // first parser's word.
+        String text;
+        try {
+          text =
+              StandardCharsets.UTF_8
+                  .newDecoder()
+                  .onMalformedInput(CodingErrorAction.REPORT)
+                  .onUnmappableCharacter(CodingErrorAction.REPORT)
+                  .decode(ByteBuffer.wrap(bytes))
+                  .toString();
+        } catch (CharacterCodingException notUtf8) {
+          throw e;
+        }
+        return mapper.readTree(text);
+      }
+    } catch (StreamConstraintsException e) {
+      throw limitProblem(e);
+    } catch (com.fasterxml.jackson.core.JacksonException e) {
+      throw syntaxProblem(e);
+    } catch (IOException e) {
+      throw ApiProblem.of(ProblemType.INVALID_REQUEST, "The body could not be read.");
+    }
   }
 
   /**

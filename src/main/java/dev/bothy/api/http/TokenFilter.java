@@ -50,13 +50,13 @@ public final class TokenFilter implements ContainerRequestFilter {
     if (required == null) {
       return;
     }
+    // Whatever this filter refuses, the body stays unread (no 100 Continue for it, D-API-17).
+    request.setProperty(DeclaredLengthFilter.BODY_NOT_READ, Boolean.TRUE);
     String header = request.getHeaderString(HttpHeaders.AUTHORIZATION);
-    if (header == null
-        || header.length() <= BEARER.length()
-        || !header.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
+    if (!bearer(header)) {
       throw unauthorized("Send Authorization: Bearer <token> with a token of api.tokens.");
     }
-    OptionalInt match = TokenHash.match(header.substring(BEARER.length()).strip(), hashes);
+    OptionalInt match = match(header);
     if (match.isEmpty()) {
       throw unauthorized("The token is not one of api.tokens.");
     }
@@ -66,6 +66,7 @@ public final class TokenFilter implements ContainerRequestFilter {
           ProblemType.FORBIDDEN,
           "The token " + token.name() + " lacks the scope " + required.value().code() + ".");
     }
+    request.removeProperty(DeclaredLengthFilter.BODY_NOT_READ);
     SecurityContext original = request.getSecurityContext();
     request.setSecurityContext(
         new SecurityContext() {
@@ -89,6 +90,28 @@ public final class TokenFilter implements ContainerRequestFilter {
             return "Bearer";
           }
         });
+  }
+
+  /**
+   * Whether the request carries a token of {@code api.tokens}, whatever its scopes: for checks that
+   * run before the route is known and must not tell a stranger more than {@code 401} would.
+   *
+   * @param request the request
+   * @return true for a known token
+   */
+  boolean knows(ContainerRequestContext request) {
+    String header = request.getHeaderString(HttpHeaders.AUTHORIZATION);
+    return bearer(header) && match(header).isPresent();
+  }
+
+  private static boolean bearer(String header) {
+    return header != null
+        && header.length() > BEARER.length()
+        && header.regionMatches(true, 0, BEARER, 0, BEARER.length());
+  }
+
+  private OptionalInt match(String header) {
+    return TokenHash.match(header.substring(BEARER.length()).strip(), hashes);
   }
 
   private static ApiProblem unauthorized(String detail) {

@@ -1,12 +1,8 @@
 package dev.bothy.api.http;
 
-import com.fasterxml.jackson.core.JacksonException;
-import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.bothy.webhooks.NewSubscription;
 import dev.bothy.webhooks.SubscriptionChange;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -25,11 +21,9 @@ final class WebhookRequestReader {
   private static final Set<String> UPDATE_MEMBERS = Set.of("url", "event_types", "rate_limit");
 
   private final StrictJson json;
-  private final ObjectMapper mapper;
 
   WebhookRequestReader(StrictJson json) {
     this.json = json;
-    this.mapper = json.mapper();
   }
 
   NewSubscription create(byte[] bytes) {
@@ -62,16 +56,7 @@ final class WebhookRequestReader {
   }
 
   private JsonNode object(byte[] bytes, Set<String> allowed) {
-    JsonNode root;
-    try {
-      root = bytes.length == 0 ? null : mapper.readTree(bytes);
-    } catch (StreamConstraintsException e) {
-      throw json.limitProblem(e);
-    } catch (JacksonException e) {
-      throw StrictJson.syntaxProblem(e);
-    } catch (IOException e) {
-      throw ApiProblem.of(ProblemType.INVALID_REQUEST, "The body could not be read.");
-    }
+    JsonNode root = json.readTree(bytes);
     if (root == null || root.isMissingNode()) {
       throw ApiProblem.of(ProblemType.INVALID_REQUEST, "The body is empty; send a JSON object.");
     }

@@ -30,6 +30,7 @@ import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.io.InputStream;
+import java.net.URI;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -103,7 +104,7 @@ public final class WebhooksResource {
   public Response create(@Parameter(hidden = true) InputStream body, @Context HttpHeaders headers) {
     byte[] bytes = read(body, headers);
     CreatedSubscription created = call(() -> subscriptions.create(reader.create(bytes)));
-    return Response.status(Response.Status.CREATED)
+    return Response.created(URI.create("/v1/webhooks/subscriptions/" + created.subscription().id()))
         .type(MediaType.APPLICATION_JSON)
         .entity(created(created))
         .build();
@@ -151,8 +152,11 @@ public final class WebhooksResource {
           String limit) {
     Optional<UUID> from = after == null ? Optional.empty() : Optional.of(id(after, "after"));
     int size = limit == null ? defaultPageSize : limit(limit);
-    List<Subscription> page = call(() -> subscriptions.list(from, size));
-    String next = page.size() < size ? null : page.get(page.size() - 1).id().toString();
+    // One more than the page: a full last page says so with a null next_after, so a client that
+    // follows it never asks for an empty page.
+    List<Subscription> rows = call(() -> subscriptions.list(from, size + 1));
+    List<Subscription> page = rows.subList(0, Math.min(size, rows.size()));
+    String next = rows.size() > size ? page.get(page.size() - 1).id().toString() : null;
     return new WebhooksJson.SubscriptionsOut(
         page.stream().map(WebhooksJson.SubscriptionOut::of).toList(), next);
   }

@@ -122,8 +122,9 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
         throw BothyException.unavailable(
             "the embedded PostgreSQL data directory "
                 + data
-                + " is in use by another process (database.embedded.dataDirectory):"
-                + " stop that process or choose another directory",
+                + " is in use by another process (database.embedded.dataDirectory), such as a"
+                + " running Bothy role: stop it first, or reach the PostgreSQL it runs through"
+                + " database.url; another directory would be another, empty installation",
             null);
       }
       stopOrphan(data, startupWait);

@@ -1,6 +1,7 @@
 package dev.bothy.wire.config;
 
 import dev.bothy.bus.app.DispatchJob;
+import dev.bothy.platform.jobs.RetentionSweep;
 import dev.bothy.platform.jobs.domain.JobNames;
 import dev.bothy.webhooks.app.DeliveryJobs;
 import dev.bothy.webhooks.domain.Cidr;
@@ -288,6 +289,12 @@ public final class CrossKeyChecks {
   private static void jobs(JobsConfig jobs, List<String> problems) {
     if (jobs == null) {
       return;
+    }
+    if (jobs.queues() != null && !jobs.queues().containsKey(RetentionSweep.QUEUE)) {
+      problems.add(
+          "jobs.queues must list the queue maintenance, which the retention and partition"
+              + " maintenance jobs use; the map replaces the defaults, so list default,"
+              + " maintenance, webhooks and bus with the values you want");
     }
     if (jobs.queues() != null) {
       jobs.queues()

@@ -83,8 +83,9 @@ public class JobsConfig {
   public static final Duration DEFAULT_TIMEOUT = Duration.minutes(1);
 
   @Doc(
-      "Queue name to the most jobs of that queue one worker or all process works at once; a"
-          + " start fails when a registered job kind uses a queue missing here.")
+      "Queue name to the most jobs of that queue one worker or all process works at once. The"
+          + " map replaces the default one: list default, maintenance, webhooks and bus;"
+          + " check refuses a map without maintenance, webhooks or bus.")
   @NotEmpty
   @JsonProperty
   private Map<String, Integer> queues =

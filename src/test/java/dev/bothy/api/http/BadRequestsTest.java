@@ -195,6 +195,12 @@ class BadRequestsTest {
             "invalid_request",
             "/events/0/payload/changedKeys/0"),
         post(
+            "an escaped surrogate pair in an unknown member name (valid JSON)",
+            "{\"events\":[" + ok + "],\"\\ud83c\\udf89\":1}",
+            400,
+            "invalid_request",
+            "/\uD83C\uDF89"),
+        post(
             "surrogates in the wrong order",
             body(event("settings.updated", "user", "{\"changedKeys\":[\"\\udc00\\ud800\"]}")),
             400,
@@ -728,6 +734,39 @@ class BadRequestsTest {
     assertThat(many.statusCode()).isEqualTo(400);
     assertThat(ApiApp.json(many).get("limit").asText()).isEqualTo("api.maxEventsPerRequest");
     assertThat(APP.app().errorLines()).isEmpty();
+  }
+
+  @Test
+  void a_declared_length_over_the_limit_is_refused_before_the_body_is_sent() throws Exception {
+    // api.maxRequestBytes is 8192 here. A client that waits for 100 Continue sends nothing more:
+    // the answer comes from the headers alone, and no byte of the body is asked for.
+    for (Map.Entry<String, String> route :
+        Map.of(
+                "/v1/events", ApiApp.ALEX,
+                "/v1/webhooks/subscriptions", ApiApp.ROBIN_WEBHOOKS,
+                "/v1/system/pings", ApiApp.ALEX_SYSTEM)
+            .entrySet()) {
+      RawHttp.Answer answer =
+          RawHttp.exchange(
+              APP.app().port(),
+              "POST "
+                  + route.getKey()
+                  + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+                  + route.getValue()
+                  + "\r\nContent-Type: application/json\r\nContent-Length: 999999\r\n"
+                  + "Expect: 100-continue\r\n\r\n");
+      assertThat(answer.status()).as(route.getKey()).isEqualTo(413);
+      JsonNode problem = ApiApp.json(answer.body());
+      assertThat(problem.get("type").asText()).isEqualTo("payload_too_large");
+      assertThat(problem.get("limit").asText()).isEqualTo("api.maxRequestBytes");
+    }
+    // Without a token the answer is still 401: the length tells nothing to a stranger.
+    RawHttp.Answer stranger =
+        RawHttp.exchange(
+            APP.app().port(),
+            "POST /v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                + "Content-Length: 999999\r\nExpect: 100-continue\r\n\r\n");
+    assertThat(stranger.status()).isEqualTo(401);
   }
 
   @Test

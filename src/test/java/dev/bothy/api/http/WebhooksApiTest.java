@@ -120,6 +120,10 @@ class WebhooksApiTest {
     assertThat(response.statusCode()).as(response.body()).isEqualTo(201);
     JsonNode json = json(response);
     SECRETS.add(json.get("secret").asText());
+    assertThat(response.headers().firstValue("Location"))
+        .as("where the new subscription is")
+        .hasValueSatisfying(
+            l -> assertThat(l).endsWith(BASE + "/" + json.get("subscription").get("id").asText()));
     return json;
   }
 
@@ -209,6 +213,39 @@ class WebhooksApiTest {
     HttpResponse<String> gone = call("GET", BASE + "/" + id, null, ApiApp.ROBIN_WEBHOOKS);
     assertThat(gone.statusCode()).isEqualTo(404);
     assertThat(json(gone).get("type").asText()).isEqualTo("not_found");
+  }
+
+  @Test
+  void the_list_pages_end_with_a_full_page_whose_next_after_is_null() throws Exception {
+    String body = "{\"url\":\"" + hookUrl() + "\",\"event_types\":[\"settings.updated\"]}";
+    String first = created(body).get("subscription").get("id").asText();
+    String second = created(body).get("subscription").get("id").asText();
+
+    // Other tests of the class leave subscriptions too: walk the whole list one at a time.
+    List<String> seen = new ArrayList<>();
+    String after = null;
+    for (int page = 0; page < 1_000; page++) {
+      JsonNode json =
+          json(
+              call(
+                  "GET",
+                  BASE + "?limit=1" + (after == null ? "" : "&after=" + after),
+                  null,
+                  ApiApp.ROBIN_WEBHOOKS));
+      // A client that follows next_after never asks for a page that turns out empty.
+      assertThat(json.get("subscriptions")).as("page %d after %s", page, after).hasSize(1);
+      seen.add(json.get("subscriptions").get(0).get("id").asText());
+      if (json.get("next_after").isNull()) {
+        break;
+      }
+      after = json.get("next_after").asText();
+      assertThat(after).isEqualTo(seen.get(seen.size() - 1));
+    }
+    assertThat(seen).contains(first, second).doesNotHaveDuplicates();
+    for (String id : List.of(first, second)) {
+      assertThat(call("DELETE", BASE + "/" + id, null, ApiApp.ROBIN_WEBHOOKS).statusCode())
+          .isEqualTo(204);
+    }
   }
 
   @Test
@@ -432,7 +469,12 @@ class WebhooksApiTest {
             "{\"url\":\""
                 + hookUrl()
                 + "\",\"event_types\":[\"settings.updated\"],\"ordered\":\"yes\"}",
-            "/ordered");
+            "/ordered",
+            // Valid JSON, as Python's json.dumps writes a name outside the BMP: the unknown member.
+            "{\"url\":\""
+                + hookUrl()
+                + "\",\"event_types\":[\"settings.updated\"],\"\\ud83c\\udf89\":1}",
+            "/\uD83C\uDF89");
     for (Map.Entry<String, String> b : bodies.entrySet()) {
       HttpResponse<String> response = call("POST", BASE, b.getKey(), ApiApp.ROBIN_WEBHOOKS);
       assertThat(response.statusCode()).as(b.getKey()).isEqualTo(400);

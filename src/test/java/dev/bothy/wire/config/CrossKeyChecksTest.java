@@ -171,6 +171,17 @@ class CrossKeyChecksTest {
   }
 
   @Test
+  void the_maintenance_jobs_need_their_queue() throws Exception {
+    // The map replaces the defaults: a file listing only the queues it tunes loses maintenance.
+    assertThat(problems("{\"jobs\":{\"queues\":{\"bus\":20,\"webhooks\":100}}}"))
+        .singleElement()
+        .asString()
+        .contains("jobs.queues", "maintenance", "default, maintenance, webhooks and bus");
+    assertThat(problems("{\"jobs\":{\"queues\":{\"maintenance\":1,\"bus\":20,\"webhooks\":100}}}"))
+        .isEmpty();
+  }
+
+  @Test
   void the_dispatch_jobs_need_their_queue_and_a_timeout_below_the_rescue() throws Exception {
     assertThat(problems("{\"jobs\":{\"queues\":{\"default\":1,\"maintenance\":1,\"webhooks\":1}}}"))
         .singleElement()
