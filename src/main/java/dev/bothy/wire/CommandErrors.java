@@ -11,11 +11,12 @@ import java.util.regex.Pattern;
 
 /**
  * How the roles and {@code db} report a failure: a bad configuration or a {@link BothyException}
- * (whose messages name the key or the step and never a value) in one line, as {@code check} does; a
- * {@code ${VARIABLE}} in the configuration whose environment variable is not set, in one line
- * naming it (every command); a connector that cannot bind in one line naming the connector keys;
- * anything else with its stack trace, since that is a defect to report. Dropwizard's default prints
- * every failure's stack trace, and the causes of a parse failure would quote the value.
+ * (whose messages name the key or the step and never a value) or a configuration file that is not
+ * there in one line, as {@code check} does; a {@code ${VARIABLE}} in the configuration whose
+ * environment variable is not set, in one line naming it (every command); a connector that cannot
+ * bind in one line naming the connector keys; anything else with its stack trace, since that is a
+ * defect to report. Dropwizard's default prints every failure's stack trace, and the causes of a
+ * parse failure would quote the value.
  */
 final class CommandErrors {
   private static final String JETTY_BIND_FAILURE = "Failed to bind to ";
@@ -48,7 +49,9 @@ final class CommandErrors {
     Optional<BothyException> refused = bothyException(failure);
     if (unset.isPresent()) {
       cli.getStdErr().println(command + ": " + unset.get());
-    } else if (failure instanceof ConfigurationException) {
+    } else if (failure instanceof ConfigurationException
+        || failure instanceof java.io.FileNotFoundException) {
+      // Dropwizard's "File NAME not found" for a configuration file that is not there.
       cli.getStdErr().println(command + ": " + failure.getMessage());
     } else if (refused.isPresent()) {
       // Its message names the key or the step, wherever a library wrapped it.

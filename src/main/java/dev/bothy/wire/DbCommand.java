@@ -35,6 +35,7 @@ final class DbCommand extends io.dropwizard.migrations.DbCommand<BothyConfigurat
       Bootstrap<BothyConfiguration> bootstrap, Namespace namespace, BothyConfiguration config)
       throws Exception {
     this.configuration = config;
+    refuseTagNamedLikeTheFile(namespace);
     // Progress on standard error, at the configured level; standard output is the answer.
     JobsCommand.logToStandardError(bootstrap, config, java.util.Optional.empty());
     super.run(bootstrap, namespace, config);
@@ -94,6 +95,10 @@ final class DbCommand extends io.dropwizard.migrations.DbCommand<BothyConfigurat
                   + " bothy_owner and migrate as it (README, Running with a real PostgreSQL)");
       return;
     }
+    if (e instanceof TagLooksLikeTheFile) {
+      cli.getStdErr().println(command + ": " + e.getMessage());
+      return;
+    }
     if (e instanceof RollsForwardOnly) {
       cli.getStdErr()
           .println(
@@ -113,6 +118,43 @@ final class DbCommand extends io.dropwizard.migrations.DbCommand<BothyConfigurat
       return;
     }
     CommandErrors.print(cli, command, e);
+  }
+
+  /**
+   * {@code db tag worker.yml} takes the file's name as the tag and, without a file, tags the
+   * embedded default database in the working directory: a tag that names a configuration file, with
+   * no file given, is refused before any database opens.
+   */
+  private static void refuseTagNamedLikeTheFile(Namespace namespace) {
+    if (!"tag".equals(namespace.getString("subcommand")) || namespace.get("file") != null) {
+      return;
+    }
+    // One argument (nargs 1): argparse keeps it in a list.
+    java.util.List<Object> names = namespace.getList("tag-name");
+    String tag = names == null || names.isEmpty() ? null : String.valueOf(names.get(0));
+    if (tag != null
+        && (tag.endsWith(".yml")
+            || tag.endsWith(".yaml")
+            || java.nio.file.Files.isRegularFile(java.nio.file.Path.of(tag)))) {
+      throw new TagLooksLikeTheFile(tag);
+    }
+  }
+
+  /** A tag name that is the configuration file's. */
+  private static final class TagLooksLikeTheFile extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    TagLooksLikeTheFile(String tag) {
+      super(
+          tag
+              + " is the configuration file, not a tag name: give the file first and the tag name"
+              + " after it (db tag "
+              + tag
+              + " NAME)",
+          null,
+          false,
+          false);
+    }
   }
 
   /** {@code db test} refused: its rollback step cannot run on Bothy's changesets. */

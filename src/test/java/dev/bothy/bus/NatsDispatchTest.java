@@ -93,6 +93,11 @@ class NatsDispatchTest extends DispatchContract {
     if (jsm.getStreamNames().contains(Streams.EVENTS)) {
       jsm.deleteStream(Streams.EVENTS);
     }
+    addEventsStream(jsm);
+  }
+
+  /** The stream as the relay declares it, for the tests that delete it or lose it. */
+  private static void addEventsStream(JetStreamManagement jsm) throws Exception {
     jsm.addStream(
         StreamConfiguration.builder()
             .name(Streams.EVENTS)
@@ -631,18 +636,48 @@ class NatsDispatchTest extends DispatchContract {
               assertThat(f.errorType()).startsWith("io.nats.client.");
             });
 
-    connection
-        .jetStreamManagement()
-        .addStream(
-            StreamConfiguration.builder()
-                .name(Streams.EVENTS)
-                .subjects(Streams.EVENT_SUBJECTS)
-                .storageType(StorageType.File)
-                .build());
+    addEventsStream(connection.jetStreamManagement());
     Event second = parts.appendOne();
     publish(second);
     await(() -> calls("probe.ok") == 2, () -> "handled again once the stream is back");
     // The pull that brought it ends after its fetch wait; then the stretch is over.
+    await(() -> runner.pullFailure().isEmpty(), () -> "the stretch ended with a pull that worked");
+  }
+
+  @Test
+  void a_server_back_without_its_store_shows_the_failing_pulls_until_the_stream_is_back()
+      throws Exception {
+    start(handler("probe.ok", never()));
+    NatsConsumerRunner runner = run(SETTINGS, KeepAlive.NONE, connection);
+    publish(parts.appendOne());
+    await(() -> calls("probe.ok") == 1, () -> "the first event handled");
+
+    // A machine lost the server's store: the server comes back empty on its port, and a pull of
+    // the durable it no longer knows ends empty, without a status. Before, the loop went on
+    // pulling nothing while the health check stayed green.
+    NATS.kill();
+    try (var files = java.nio.file.Files.walk(NATS.storeDirectory())) {
+      files
+          .sorted(java.util.Comparator.reverseOrder())
+          .filter(f -> !f.equals(NATS.storeDirectory()))
+          .forEach(f -> f.toFile().delete());
+    }
+    NATS.restart();
+    await(() -> runner.pullFailure().isPresent(), () -> "the failing pulls shown");
+
+    // The relay (or bus republish) brings the stream back; the durable is declared again.
+    await(
+        () -> {
+          try {
+            addEventsStream(connection.jetStreamManagement());
+            return true;
+          } catch (Exception reconnecting) {
+            return false;
+          }
+        },
+        () -> "the stream created again");
+    publish(parts.appendOne());
+    await(() -> calls("probe.ok") == 2, () -> "handled again once the stream is back");
     await(() -> runner.pullFailure().isEmpty(), () -> "the stretch ended with a pull that worked");
   }
 

@@ -252,6 +252,38 @@ class MigrateCommandTest {
   }
 
   @Test
+  void a_configuration_file_that_is_not_there_is_one_line() throws Exception {
+    String missing = dir.resolve("nosuch.yml").toString();
+    for (List<String> args :
+        List.of(List.of("db", "status", missing), List.of("worker", missing))) {
+      CommandLine.Outcome outcome = CommandLine.run(args.toArray(String[]::new));
+
+      assertThat(outcome.succeeded()).as(args.toString()).isFalse();
+      assertThat(outcome.err().strip())
+          .as(args.toString())
+          .isEqualTo(
+              (args.get(0).equals("db") ? "db status" : "worker")
+                  + ": File "
+                  + missing
+                  + " not found");
+    }
+  }
+
+  @Test
+  void db_tag_given_only_the_file_says_where_the_tag_goes_and_opens_no_database() throws Exception {
+    Path config = dir.resolve("worker.yml");
+    Files.writeString(config, "database:\n  url: " + PG.createEmptyDatabase("bothy_owner") + "\n");
+
+    CommandLine.Outcome outcome = CommandLine.run("db", "tag", config.toString());
+
+    assertThat(outcome.succeeded()).isFalse();
+    assertThat(outcome.err().strip())
+        .startsWith("db tag: " + config + " is the configuration file, not a tag name")
+        .contains("db tag " + config + " NAME");
+    assertThat(outcome.out() + outcome.err()).doesNotContain("tagged");
+  }
+
+  @Test
   void db_test_refuses_in_one_line_and_applies_nothing() throws Exception {
     String url = PG.createEmptyDatabase("bothy_owner");
     Path config = dir.resolve("config.yml");

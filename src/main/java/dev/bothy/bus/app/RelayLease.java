@@ -9,7 +9,9 @@ public interface RelayLease {
   /**
    * Takes the lease when nobody holds it; never waits.
    *
-   * @return true when this process holds it after the call
+   * @return true when this process holds it after the call; false when another process does
+   * @throws dev.bothy.kernel.BothyException {@code unavailable} when the lease's store cannot be
+   *     reached, which is not the same as another holder
    */
   boolean tryAcquire();
 

@@ -271,6 +271,16 @@ public final class NatsConsumerRunner {
   }
 
   /**
+   * Whether the server says the durable or its stream is gone. A pull of a durable that a server
+   * back without its store no longer knows ends empty, without a status; only the durable's info
+   * tells (D-NT-14).
+   */
+  private static boolean gone(JetStreamApiException e) {
+    return e.getApiErrorCode() == NatsReplayRestart.CONSUMER_NOT_FOUND
+        || e.getApiErrorCode() == NatsStreams.STREAM_NOT_FOUND;
+  }
+
+  /**
    * The durable's context; a durable deleted while this process runs (by an operator or a tool) is
    * declared again as at the start, or every pull would fail until a restart while events wait.
    * Like any new durable it starts at the stream's first message, and what was handled already is
@@ -297,7 +307,14 @@ public final class NatsConsumerRunner {
     return connection.getConsumerContext(Streams.EVENTS, consumer.durable());
   }
 
-  private void sample(ConsumerContext ctx) {
+  /**
+   * Reads the durable's counts every {@code bus.consumers.infoInterval}; a durable or stream the
+   * server no longer knows fails the pull, so the health check shows it and the next pull declares
+   * the durable again once the stream is back.
+   *
+   * @throws JetStreamApiException when the durable or its stream is gone
+   */
+  private void sample(ConsumerContext ctx) throws JetStreamApiException {
     long now = System.nanoTime();
     if (sampledAt != 0 && now - sampledAt < settings.infoInterval().toNanos()) {
       return;
@@ -311,7 +328,18 @@ public final class NatsConsumerRunner {
               info.getNumPending(),
               info.getNumAckPending(),
               info.getRedelivered());
-    } catch (IOException | JetStreamApiException | RuntimeException e) {
+    } catch (JetStreamApiException e) {
+      if (gone(e)) {
+        context = null;
+        // Asked again at the next pull, not one infoInterval later: the stretch ends with it.
+        sampledAt = 0;
+        throw e;
+      }
+      LOG.debug(
+          "bus consumer info not read: bothy.bus.durable={} error.type={}",
+          consumer.durable(),
+          ErrorFields.type(e));
+    } catch (IOException | RuntimeException e) {
       LOG.debug(
           "bus consumer info not read: bothy.bus.durable={} error.type={}",
           consumer.durable(),

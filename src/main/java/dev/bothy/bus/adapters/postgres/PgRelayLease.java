@@ -1,13 +1,11 @@
 package dev.bothy.bus.adapters.postgres;
 
 import dev.bothy.bus.app.RelayLease;
-import dev.bothy.kernel.ErrorFields;
+import dev.bothy.kernel.BothyException;
 import dev.bothy.platform.pg.PoolSettings;
 import dev.bothy.platform.pg.SessionLock;
 import java.sql.SQLException;
 import java.time.Duration;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The relay's lease: a session advisory lock on a dedicated connection (application name {@link
@@ -16,8 +14,6 @@ import org.slf4j.LoggerFactory;
  * process or a terminated backend frees it at once.
  */
 public final class PgRelayLease implements RelayLease {
-  private static final Logger LOG = LoggerFactory.getLogger(PgRelayLease.class);
-
   /** The application name of the lease's connection. */
   public static final String APPLICATION_NAME = "bothy-bus-relay";
 
@@ -28,7 +24,6 @@ public final class PgRelayLease implements RelayLease {
   public static final long LOCK_KEY = 0x626f746879726c79L;
 
   private final SessionLock lock;
-  private boolean warned;
 
   /**
    * Creates the lease; nothing connects until the first {@link #tryAcquire()}.
@@ -41,23 +36,21 @@ public final class PgRelayLease implements RelayLease {
     this.lock = new SessionLock(connection, LOCK_KEY, leaseTimeout);
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * @throws BothyException {@code unavailable} when the database cannot be reached: the relay's
+   *     round fails and is retried, so its log says when the outage began and when it ended, where
+   *     a {@code false} would read as another holder (D-CK-15)
+   */
   @Override
   public boolean tryAcquire() {
     try {
       // A waiting process keeps its session: each try is a statement, which also keeps the
       // session from its idle timeout while the relay polls more often than that.
-      boolean taken = lock.tryAcquire();
-      warned = false;
-      return taken;
+      return lock.tryAcquire();
     } catch (SQLException e) {
-      if (!warned) {
-        warned = true;
-        LOG.warn(
-            "bus relay lease unreachable: error.type={} sqlstate={}",
-            ErrorFields.type(e),
-            ErrorFields.sqlState(e));
-      }
-      return false;
+      throw BothyException.unavailable("bus relay lease unreachable: the database", e);
     }
   }
 
