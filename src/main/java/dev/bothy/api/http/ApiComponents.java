@@ -81,6 +81,8 @@ public record ApiComponents(List<Object> components, EventStreams streams) {
         List.of(
             new ProblemMapper(mapper),
             tokens,
+            new StrangerFilter(tokens),
+            new NoSniffFilter(),
             new DeclaredLengthFilter(tokens, reader, settings.maxRequestBytes()),
             new MetricsFilter(metrics),
             new StreamFlushInterceptor(),

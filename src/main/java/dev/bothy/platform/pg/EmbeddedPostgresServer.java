@@ -10,13 +10,19 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipal;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -133,6 +139,12 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
       String synced = durability == Durability.DURABLE ? "on" : "off";
       EmbeddedPostgres postgres =
           EmbeddedPostgres.builder()
+              // Not the library's shared /tmp/embedded-pg (mode 777, no sticky bit): another local
+              // user could put a PostgreSQL of theirs there for us to run (D-SEC-1).
+              // The library opens its own folder to others (write for group and others), so it
+              // goes inside ours, which no one else may enter.
+              .setOverrideWorkingDirectory(
+                  privateDirectory(defaultBinariesDirectory()).resolve("pg").toFile())
               .setDataDirectory(data)
               .setCleanDataDirectory(false)
               .setPort(chosen)
@@ -268,6 +280,58 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
       // No server (no file), or a file being written or removed: the configured port it is.
       return OptionalInt.empty();
     }
+  }
+
+  /** Where PostgreSQL is unpacked: this user's own directory in the temporary directory. */
+  static Path defaultBinariesDirectory() {
+    String user = System.getProperty("user.name", "user").replaceAll("[^A-Za-z0-9._-]", "_");
+    return Path.of(System.getProperty("java.io.tmpdir"), "bothy-embedded-pg-" + user);
+  }
+
+  /**
+   * Creates the directory for this user alone (0700), or checks that the one there is a real
+   * directory of this user that no one else may write to or read.
+   *
+   * @param dir the directory
+   * @return the directory
+   * @throws BothyException {@code unavailable} naming the directory when it is not private
+   */
+  static Path privateDirectory(Path dir) throws IOException {
+    try {
+      Files.createDirectory(
+          dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    } catch (FileAlreadyExistsException exists) {
+      // Checked below, whoever made it.
+    }
+    if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+      throw notPrivate(dir, "is not a directory");
+    }
+    Path probe = Files.createTempFile("bothy-owner", ".probe");
+    UserPrincipal me;
+    try {
+      me = Files.getOwner(probe);
+    } finally {
+      Files.deleteIfExists(probe);
+    }
+    if (!Files.getOwner(dir, LinkOption.NOFOLLOW_LINKS).equals(me)) {
+      throw notPrivate(dir, "belongs to another user");
+    }
+    Set<PosixFilePermission> perms = Files.getPosixFilePermissions(dir, LinkOption.NOFOLLOW_LINKS);
+    if (!PosixFilePermissions.fromString("rwx------").containsAll(perms)) {
+      throw notPrivate(
+          dir, "is open to other users (" + PosixFilePermissions.toString(perms) + ")");
+    }
+    return dir;
+  }
+
+  private static BothyException notPrivate(Path dir, String why) {
+    return BothyException.unavailable(
+        "the directory for the embedded PostgreSQL binaries "
+            + dir
+            + " "
+            + why
+            + ": remove it (Bothy creates it again, for this user only)",
+        null);
   }
 
   private static FileLock tryLock(FileChannel channel) throws IOException {

@@ -86,6 +86,35 @@ class TokensAndScopesTest {
             "forbidden",
             null),
         get("a read without a token", "/v1/events", null, 401, "unauthorized"),
+        // Before the route's media types: a stranger learns nothing from a 415 or a 406.
+        new BadRequest(
+            "a stranger's body of another media type",
+            "POST",
+            "/v1/events",
+            null,
+            "text/plain",
+            "x",
+            Map.of(),
+            401,
+            "unauthorized",
+            null),
+        new BadRequest(
+            "a stranger asking for HTML",
+            "GET",
+            "/v1/events",
+            null,
+            null,
+            null,
+            Map.of("Accept", "text/html"),
+            401,
+            "unauthorized",
+            null),
+        get(
+            "a stranger on a path that is no route",
+            "/v1/no-such-route",
+            null,
+            401,
+            "unauthorized"),
         get("consumers without admin:read", "/v1/consumers", ApiApp.SAM, 403, "forbidden"));
   }
 
@@ -123,6 +152,17 @@ class TokensAndScopesTest {
         Arguments.of("a wrong token", "Authorization: Bearer robin-token-guessed\r\n", 401),
         Arguments.of(
             "a token without the scope", "Authorization: Bearer " + ApiApp.SAM + "\r\n", 403));
+  }
+
+  /** Every answer, a refusal included, tells a browser not to guess its type. */
+  @org.junit.jupiter.api.Test
+  void every_answer_says_nosniff() throws Exception {
+    for (String token : new String[] {ApiApp.SAM, null}) {
+      java.net.http.HttpResponse<String> response = APP.app().get("/v1/events", token);
+      assertThat(response.headers().firstValue("X-Content-Type-Options"))
+          .as("token %s, status %d", token, response.statusCode())
+          .hasValue("nosniff");
+    }
   }
 
   /** The close is for unread bodies only: an append whose body was read keeps its connection. */

@@ -9,8 +9,11 @@ import dev.bothy.testing.ChildJvm;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -61,6 +64,49 @@ class EmbeddedPostgresServerTest {
           .hasMessageContaining("is in use by another process")
           .hasMessageContaining("database.embedded.dataDirectory");
     }
+  }
+
+  @Test
+  void postgres_runs_from_a_directory_of_this_user_alone_and_an_open_one_is_refused()
+      throws Exception {
+    try (EmbeddedPostgresServer server =
+        EmbeddedPostgresServer.start(
+            dir.resolve("data"),
+            0,
+            Duration.ofSeconds(60),
+            Duration.ZERO,
+            EmbeddedPostgresServer.Durability.THROWAWAY)) {
+      // A backend runs the binary under the private directory, not the library's shared one.
+      long pid;
+      try (Connection c = server.superuserDataSource().getConnection();
+          Statement st = c.createStatement();
+          ResultSet rs = st.executeQuery("SELECT pg_backend_pid()")) {
+        assertThat(rs.next()).isTrue();
+        pid = rs.getLong(1);
+      }
+      String binary = ProcessHandle.of(pid).orElseThrow().info().command().orElseThrow();
+      Path binaries = EmbeddedPostgresServer.defaultBinariesDirectory();
+      assertThat(binary).startsWith(binaries.toString());
+      assertThat(
+              PosixFilePermissions.toString(
+                  Files.getPosixFilePermissions(binaries, LinkOption.NOFOLLOW_LINKS)))
+          .isEqualTo("rwx------");
+    }
+
+    Path fresh = dir.resolve("fresh");
+    assertThat(EmbeddedPostgresServer.privateDirectory(fresh)).isEqualTo(fresh);
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(fresh)))
+        .isEqualTo("rwx------");
+    Path open = Files.createDirectory(dir.resolve("open"));
+    Files.setPosixFilePermissions(open, PosixFilePermissions.fromString("rwxrwxrwx"));
+    assertThatThrownBy(() -> EmbeddedPostgresServer.privateDirectory(open))
+        .isInstanceOf(BothyException.class)
+        .hasMessageContaining(open.toString())
+        .hasMessageContaining("open to other users");
+    Path link = Files.createSymbolicLink(dir.resolve("link"), fresh);
+    assertThatThrownBy(() -> EmbeddedPostgresServer.privateDirectory(link))
+        .isInstanceOf(BothyException.class)
+        .hasMessageContaining("is not a directory");
   }
 
   @Test
