@@ -174,6 +174,7 @@ public final class JobsBench {
         new JobSettings(
             defaults.queues(),
             defaults.pollInterval().toJavaDuration(),
+            defaults.fetchLookback().toJavaDuration(),
             defaults.retryBaseDelay().toJavaDuration(),
             defaults.retryMaxDelay().toJavaDuration(),
             defaults.rescueAfter().toJavaDuration(),

@@ -12,6 +12,7 @@ import dev.bothy.platform.pg.HookRegistry;
 import dev.bothy.platform.pg.PgUnitOfWork;
 import dev.bothy.platform.pg.PoolSettings;
 import dev.bothy.wire.JacksonPayloadCodec;
+import dev.bothy.wire.config.JobsConfig;
 import io.dropwizard.jackson.Jackson;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -34,6 +35,7 @@ public final class JobsFixture {
     return new JobSettings(
         queues,
         Duration.ofMillis(200),
+        JobsConfig.DEFAULT_FETCH_LOOKBACK.toJavaDuration(),
         Duration.ofSeconds(1),
         Duration.ofMinutes(10),
         RESCUE_AFTER,

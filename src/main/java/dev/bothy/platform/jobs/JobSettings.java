@@ -9,7 +9,10 @@ import java.util.Objects;
  * each field names its key.
  *
  * @param queues {@code jobs.queues}: queue name to the most jobs of it this process works at once
- * @param pollInterval {@code jobs.pollInterval}: how often a fetcher looks without a notification
+ * @param pollInterval {@code jobs.pollInterval}: how often a fetcher looks without a notification,
+ *     and how long it fetches from one read of its queue's fetch horizon
+ * @param fetchLookback {@code jobs.fetchLookback}: how far before the oldest waiting job a fetch
+ *     starts reading (ADR 0030)
  * @param retryBaseDelay {@code jobs.retryBaseDelay}: the delay after the first failed attempt
  * @param retryMaxDelay {@code jobs.retryMaxDelay}: the cap of the retry delay
  * @param rescueAfter {@code jobs.rescueAfter}: a job running longer is taken back by the rescuer
@@ -27,6 +30,7 @@ import java.util.Objects;
 public record JobSettings(
     Map<String, Integer> queues,
     Duration pollInterval,
+    Duration fetchLookback,
     Duration retryBaseDelay,
     Duration retryMaxDelay,
     Duration rescueAfter,
@@ -46,6 +50,10 @@ public record JobSettings(
           }
         });
     Objects.requireNonNull(pollInterval, "pollInterval");
+    Objects.requireNonNull(fetchLookback, "fetchLookback");
+    if (fetchLookback.isNegative()) {
+      throw new IllegalArgumentException("jobs.fetchLookback must not be negative");
+    }
     Objects.requireNonNull(retryBaseDelay, "retryBaseDelay");
     Objects.requireNonNull(retryMaxDelay, "retryMaxDelay");
     Objects.requireNonNull(rescueAfter, "rescueAfter");

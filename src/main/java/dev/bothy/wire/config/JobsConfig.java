@@ -43,6 +43,9 @@ public class JobsConfig {
   /** Default of {@code jobs.pollInterval}. */
   public static final Duration DEFAULT_POLL_INTERVAL = Duration.seconds(1);
 
+  /** Default of {@code jobs.fetchLookback}. */
+  public static final Duration DEFAULT_FETCH_LOOKBACK = Duration.seconds(5);
+
   /** Default of {@code jobs.retryBaseDelay}. */
   public static final Duration DEFAULT_RETRY_BASE_DELAY = Duration.seconds(1);
 
@@ -107,6 +110,17 @@ public class JobsConfig {
   @MinDuration(value = 10, unit = TimeUnit.MILLISECONDS)
   @JsonProperty
   private Duration pollInterval = DEFAULT_POLL_INTERVAL;
+
+  @Doc(
+      "How far before its queue's oldest waiting job a fetch starts reading: the entries of jobs"
+          + " fetched since the last vacuum lie before that and are not read again. The oldest"
+          + " waiting job is read once per jobs.pollInterval; a job that committed more than this"
+          + " after the time its transaction stamped as its due time (a longer transaction, or a"
+          + " process whose clock lags) starts within jobs.pollInterval instead of at once.")
+  @NotNull
+  @MinDuration(value = 0, unit = TimeUnit.MILLISECONDS)
+  @JsonProperty
+  private Duration fetchLookback = DEFAULT_FETCH_LOOKBACK;
 
   @Doc("Delay before the retry of a job's first failed attempt; it doubles per attempt.")
   @NotNull
@@ -181,6 +195,15 @@ public class JobsConfig {
    */
   public Map<String, Integer> queues() {
     return queues;
+  }
+
+  /**
+   * Returns {@code jobs.fetchLookback}.
+   *
+   * @return how far before the oldest waiting job a fetch starts reading
+   */
+  public Duration fetchLookback() {
+    return fetchLookback;
   }
 
   /**
@@ -294,6 +317,7 @@ public class JobsConfig {
         new JobSettings(
             queues,
             pollInterval.toJavaDuration(),
+            fetchLookback.toJavaDuration(),
             retryBaseDelay.toJavaDuration(),
             retryMaxDelay.toJavaDuration(),
             rescueAfter.toJavaDuration(),

@@ -211,6 +211,31 @@ class JobRuntimeTest {
   }
 
   @Test
+  void a_job_that_commits_due_long_before_the_fetch_horizon_is_worked_after_the_next_read()
+      throws Exception {
+    // The fetch reads from its queue's horizon (ADR 0030). A job whose transaction stamped its due
+    // time an hour before it committed lies before that horizon; the next read of the horizon,
+    // within jobs.pollInterval, moves the horizon back to it.
+    started();
+    UUID first = Ids.newId();
+    insert(new ProbeArgs(first, 0));
+    await("the first job ran, so the horizon was read", () -> runs.containsKey(first));
+    UUID late = Ids.newId();
+    try (Connection c = PG.owner().getConnection();
+        Statement st = c.createStatement()) {
+      st.execute(
+          "INSERT INTO jobs (id, kind, queue, args, state, max_attempts, priority, scheduled_at,"
+              + " created_at) VALUES (gen_random_uuid(), 'test.probe', 'default',"
+              + " jsonb_build_object('id', '"
+              + late
+              + "', 'failFirst', 0), 'available', 3, 1, timestamptz '2026-03-01T11:00:00Z',"
+              + " timestamptz '2026-03-01T11:00:00Z')");
+      st.execute("NOTIFY jobs_insert, 'default'");
+    }
+    await("the late job ran", () -> runs.containsKey(late));
+  }
+
+  @Test
   void a_committed_insert_is_worked_and_a_rolled_back_one_is_never_seen() throws Exception {
     UUID kept = Ids.newId();
     UUID dropped = Ids.newId();
@@ -607,6 +632,7 @@ class JobRuntimeTest {
         new JobSettings(
             base.queues(),
             Duration.ofMinutes(10),
+            base.fetchLookback(),
             base.retryBaseDelay(),
             base.retryMaxDelay(),
             base.rescueAfter(),

@@ -9,6 +9,7 @@ import dev.bothy.platform.lifecycle.ServiceLoop;
 import dev.bothy.platform.lifecycle.ServiceLoop.Next;
 import dev.bothy.platform.telemetry.TraceContext;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -25,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * The fetcher and workers of one queue: a loop, {@code bothy-jobs-fetch-<queue>}, fetches as many
  * jobs as the queue has free workers with one statement and hands them to a fixed pool of {@code
  * jobs.queues} worker threads. It then waits for a wake (a notification of its queue, or a freed
- * worker when the last fetch filled every worker) or {@code jobs.pollInterval}.
+ * worker when the last fetch filled every worker) or {@code jobs.pollInterval}. The fetch reads the
+ * queue from its {@link FetchHorizon} (ADR 0030).
  */
 final class JobFetcher {
   private static final Logger LOG = LoggerFactory.getLogger(JobFetcher.class);
@@ -42,6 +44,7 @@ final class JobFetcher {
   private final int refetchAt;
   private final ExecutorService workers;
   private final ServiceLoop loop;
+  private final FetchHorizon horizon;
 
   JobFetcher(
       String queue,
@@ -63,6 +66,8 @@ final class JobFetcher {
     this.executor = executor;
     this.slots = new Semaphore(size);
     this.refetchAt = Math.max(1, size / 2);
+    this.horizon =
+        new FetchHorizon(settings.fetchLookback(), settings.pollInterval(), System::nanoTime);
     AtomicInteger n = new AtomicInteger();
     this.workers =
         Executors.newFixedThreadPool(
@@ -99,8 +104,11 @@ final class JobFetcher {
     List<FetchedJob> jobs = List.of();
     long start = System.nanoTime();
     try {
+      Instant now = clock.now();
+      Instant since =
+          horizon.current(now, () -> unitOfWork.runStatement(() -> store.oldestWaiting(queue)));
       // One statement, so no transaction block around it: one round trip (ADR 0029).
-      jobs = unitOfWork.runStatement(() -> store.fetch(queue, free, clock.now(), clientId));
+      jobs = unitOfWork.runStatement(() -> store.fetch(queue, free, now, clientId, since));
     } finally {
       // A failed fetch counts as an empty one, as the metric has always shown it.
       metrics.fetched(queue, jobs.size(), System.nanoTime() - start);

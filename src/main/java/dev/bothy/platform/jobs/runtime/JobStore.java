@@ -10,12 +10,14 @@ import static org.jooq.impl.DSL.selectDistinct;
 import static org.jooq.impl.DSL.val;
 import static org.jooq.impl.DSL.when;
 
+import dev.bothy.platform.jobs.JobKind;
 import dev.bothy.platform.jobs.JobState;
 import dev.bothy.platform.pg.PgTx;
 import dev.bothy.platform.pg.RenderedQuery;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -85,6 +87,9 @@ final class JobStore {
                               .where(JOBS.QUEUE.eq(DSL.param("queue", JOBS.QUEUE)))
                               .and(FETCHABLE)
                               .and(JOBS.SCHEDULED_AT.le(DSL.param("due", JOBS.SCHEDULED_AT)))
+                              // The queue's fetch horizon (ADR 0030): the entries of the jobs
+                              // fetched since the last vacuum lie before it, unread.
+                              .and(JOBS.SCHEDULED_AT.ge(DSL.param("since", JOBS.SCHEDULED_AT)))
                               .orderBy(JOBS.PRIORITY, JOBS.SCHEDULED_AT, JOBS.ID)
                               .limit(DSL.param("limit", Integer.class))
                               .forUpdate()
@@ -107,6 +112,33 @@ final class JobStore {
                   .and(HELD)
                   .and(JOBS.ATTEMPTED_BY.eq(DSL.param("clientId", JOBS.ATTEMPTED_BY)))
                   .returning(JOBS.ID));
+
+  // The oldest waiting job of a queue, the start of its fetch horizon (ADR 0030): per priority the
+  // first entry of jobs_fetch, so each walks only that priority's entries of fetched jobs, once.
+  private static final RenderedQuery OLDEST_WAITING =
+      RenderedQuery.of(
+          () -> {
+            List<Field<OffsetDateTime>> firsts = new ArrayList<>();
+            for (int p = JobKind.HIGHEST_PRIORITY; p <= JobKind.LOWEST_PRIORITY; p++) {
+              firsts.add(
+                  DSL.field(
+                      select(JOBS.SCHEDULED_AT)
+                          .from(JOBS)
+                          .where(JOBS.QUEUE.eq(DSL.param("queue" + p, JOBS.QUEUE)))
+                          .and(FETCHABLE)
+                          .and(JOBS.PRIORITY.eq(inline((short) p)))
+                          .orderBy(JOBS.SCHEDULED_AT)
+                          .limit(inline(1))));
+            }
+            return select(
+                DSL.least(firsts.get(0), firsts.subList(1, firsts.size()).toArray(new Field<?>[0]))
+                    .as("oldest"));
+          });
+
+  /** The fetch's SQL; for plan tests. */
+  static String fetchSql() {
+    return FETCH.sql();
+  }
 
   /** The completion's SQL, a {@code ?} for the time, the ids and the client; for plan tests. */
   static String completeSql() {
@@ -229,17 +261,27 @@ final class JobStore {
     return result;
   }
 
-  /** Moves up to {@code limit} due jobs of a queue to running for this client. */
-  List<FetchedJob> fetch(String queue, int limit, Instant now, String clientId) {
+  /**
+   * Moves up to {@code limit} due jobs of a queue whose due time is not before {@code since} (the
+   * queue's fetch horizon, {@link FetchHorizon}) to running for this client.
+   */
+  List<FetchedJob> fetch(String queue, int limit, Instant now, String clientId, Instant since) {
     return FETCH
         .fetch(
             PgTx.dsl(),
             Map.of(
-                "queue", queue,
-                "limit", limit,
-                "now", utc(now),
-                "due", utc(now),
-                "clientId", clientId))
+                "queue",
+                queue,
+                "limit",
+                limit,
+                "now",
+                utc(now),
+                "due",
+                utc(now),
+                "since",
+                utc(since),
+                "clientId",
+                clientId))
         .map(
             r ->
                 new FetchedJob(
@@ -249,6 +291,20 @@ final class JobStore {
                     r.get(JOBS.ATTEMPT),
                     r.get(JOBS.MAX_ATTEMPTS),
                     r.get(JOBS.SCHEDULED_AT).toInstant()));
+  }
+
+  /**
+   * The due time of the oldest fetchable job of a queue (available, scheduled or retryable, due or
+   * not), of any priority; empty when none waits.
+   */
+  Optional<Instant> oldestWaiting(String queue) {
+    Map<String, Object> values = new HashMap<>();
+    for (int p = JobKind.HIGHEST_PRIORITY; p <= JobKind.LOWEST_PRIORITY; p++) {
+      values.put("queue" + p, queue);
+    }
+    OffsetDateTime oldest =
+        OLDEST_WAITING.fetch(PgTx.dsl(), values).get(0).get(0, OffsetDateTime.class);
+    return Optional.ofNullable(oldest).map(OffsetDateTime::toInstant);
   }
 
   /** Completes this client's running jobs among {@code ids}; returns how many. */
