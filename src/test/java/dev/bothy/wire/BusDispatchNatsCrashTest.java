@@ -17,10 +17,12 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * {@link BusDispatchCrashContract} on the NATS transport: the workers run with {@code bus.nats.url}
  * on the test's {@code nats-server}, so each relays the log to {@code EVENTS} (one holds the lease)
  * and pulls the durable {@code probe_main}. A message of a killed worker comes back after {@code
- * bus.consumers.ackWait} (2 s here, {@code keepAliveInterval} 500 ms); the deliveries are counted
- * on the durable itself: each delivery, a redelivery too, takes the next consumer sequence, so the
- * consumer sequence advancing by 2 while the stream sequence advances by 1 is one message delivered
- * twice. About 30 s: six worker JVMs start one after the other on a shared 2-core machine.
+ * bus.consumers.ackWait} (5 s here, {@code keepAliveInterval} 500 ms: with 2 s a cold worker JVM on
+ * a busy machine once let the first delivery's wait run out before its first keep-alive, and the
+ * message came back to the same worker before the kill); the deliveries are counted on the durable
+ * itself: each delivery, a redelivery too, takes the next consumer sequence, so the consumer
+ * sequence advancing by 2 while the stream sequence advances by 1 is one message delivered twice.
+ * About 30 s: six worker JVMs start one after the other on a shared 2-core machine.
  */
 class BusDispatchNatsCrashTest extends BusDispatchCrashContract {
   @RegisterExtension static final PgExtension PG = new PgExtension();
@@ -40,7 +42,7 @@ class BusDispatchNatsCrashTest extends BusDispatchCrashContract {
     return "  nats:\n    url: "
         + NATS.url()
         + "\n  relay:\n    pollInterval: 100ms\n    publishAckTimeout: 1s\n    leaseTimeout: 5s\n"
-        + "  consumers:\n    ackWait: 2s\n    keepAliveInterval: 500ms\n    fetchWait: 1s\n";
+        + "  consumers:\n    ackWait: 5s\n    keepAliveInterval: 500ms\n    fetchWait: 1s\n";
   }
 
   @Override

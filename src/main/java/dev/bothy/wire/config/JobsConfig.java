@@ -116,7 +116,8 @@ public class JobsConfig {
           + " fetched since the last vacuum lie before that and are not read again. The oldest"
           + " waiting job is read once per jobs.pollInterval; a job that committed more than this"
           + " after the time its transaction stamped as its due time (a longer transaction, or a"
-          + " process whose clock lags) starts within jobs.pollInterval instead of at once.")
+          + " process whose clock lags), or that a stopping process handed back, starts within"
+          + " jobs.pollInterval instead of at once.")
   @NotNull
   @MinDuration(value = 0, unit = TimeUnit.MILLISECONDS)
   @JsonProperty

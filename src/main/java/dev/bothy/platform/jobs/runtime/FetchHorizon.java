@@ -21,8 +21,9 @@ import java.util.function.Supplier;
  * <p>What it costs: a job that becomes fetchable with a due time before the horizon is fetched by
  * the first fetch after the next read, within {@code jobs.pollInterval}, not at once. Only a job
  * whose inserting transaction stamped its due time more than the lookback before it committed (or a
- * process whose clock lags this one's by that much) can do that: retries, snoozes and the rescuer's
- * hand-backs are due after the moment they are written.
+ * process whose clock lags this one's by that much), and a job another process handed back at its
+ * stop (it keeps its due time), can do that: retries, snoozes, the rescuer and operator retries
+ * write a due time of now or later.
  *
  * <p>Confined to the thread of one queue's fetch loop.
  */
