@@ -10,14 +10,14 @@
 #
 # Prints "variant<TAB>sample_seconds" rows on stdout (BENCH_DELIVERIES per sample) and the
 # comparison tables on stderr. Runs through bench/run.sh webhooks [runs]. Warm-up passes of every
-# variant run first, unrecorded, until the JIT is quiet (at most BENCH_WARMUP_PASSES, default 10).
+# variant run first, unrecorded, until the JIT is quiet (at most BENCH_WARMUP_PASSES, default 30).
 set -euo pipefail
 
 runs="${1:-${BENCH_RUNS:-3}}"
 root="${BENCH_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
 deliveries="${BENCH_DELIVERIES:-4000}"
 latency_seconds="${BENCH_LATENCY_SECONDS:-20}"
-warmup_passes="${BENCH_WARMUP_PASSES:-10}"
+warmup_passes="${BENCH_WARMUP_PASSES:-30}"
 
 [[ "$runs" =~ ^[1-9][0-9]*$ ]] || { echo "webhooks: runs must be a positive integer" >&2; exit 2; }
 [[ "$deliveries" =~ ^[1-9][0-9]*00$ ]] || { echo "webhooks: BENCH_DELIVERIES must be a positive multiple of 100" >&2; exit 2; }

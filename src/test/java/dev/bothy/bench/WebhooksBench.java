@@ -81,8 +81,8 @@ public final class WebhooksBench {
   private static final double THROUGHPUT_GOAL = 0.50;
   private static final double P99_GOAL_MILLIS = 100;
   // The JIT counts as done warming up after a pass in which its compiler threads used under 5
-  // percent of the machine: after 8 to 10 passes they stay at 3 to 4 percent, the application's
-  // background loops compiling now and then.
+  // percent of the machine: after 12 to 18 passes (8 to 10 on an earlier tree) they stay at 3 to
+  // 4 percent, the application's background loops compiling now and then.
   private static final double QUIET_JIT = 0.05;
   private static final Duration WAIT = Duration.ofSeconds(120);
   private static final UUID USER = Ids.newId();
@@ -98,7 +98,7 @@ public final class WebhooksBench {
           .build();
 
   // The floor's transactions: two clients keep both cores busy, and a thousand deliveries per
-  // transaction is a larger batch than any step of a delivery takes (the queue has 100 workers).
+  // transaction is a larger batch than any step of a delivery takes (the queue has 300 workers).
   private static final int FLOOR_CLIENTS = 2;
   private static final int FLOOR_BATCH = 1000;
 
@@ -133,7 +133,7 @@ public final class WebhooksBench {
     int runs = args.length > 0 ? Integer.parseInt(args[0]) : 3;
     int deliveries = args.length > 1 ? Integer.parseInt(args[1]) : 4000;
     int latencySeconds = args.length > 2 ? Integer.parseInt(args[2]) : 20;
-    int warmupPasses = args.length > 3 ? Integer.parseInt(args[3]) : 10;
+    int warmupPasses = args.length > 3 ? Integer.parseInt(args[3]) : 30;
     if (runs < 1
         || deliveries < 100
         || deliveries % 100 != 0

@@ -27,9 +27,11 @@ public class JobsConfig {
    * receiver for up to {@code webhooks.requestTimeout}. One receiver gets at most {@code
    * webhooks.maxConnectionsPerTarget} requests at once (20 by default) whatever this number; the
    * workers beyond that keep other receivers served and let the deliveries' database work run in
-   * larger batches (D-WF-7). A delivery thread holds no database connection while it sends.
+   * larger batches (D-WF-7, D-WF-13). A delivery thread holds no database connection while it
+   * sends. Not above the default {@code webhooks.maxConnections}, so that every worker can have a
+   * connection when the deliveries in flight go to many receivers.
    */
-  public static final int WEBHOOKS_QUEUE_WORKERS = 100;
+  public static final int WEBHOOKS_QUEUE_WORKERS = 300;
 
   /**
    * Workers of the queue {@code bus} in the default {@code jobs.queues}: the {@code bus.dispatch}

@@ -171,6 +171,19 @@ class CrossKeyChecksTest {
   }
 
   @Test
+  void the_defaults_give_every_webhooks_worker_a_connection_and_pass_the_checks() throws Exception {
+    // A worker beyond webhooks.maxConnections waits webhooks.connectionWait and snoozes its job
+    // whenever the deliveries in flight go to many receivers: a default that wastes workers so.
+    BothyConfiguration defaults =
+        io.dropwizard.jackson.Jackson.newObjectMapper().readValue("{}", BothyConfiguration.class);
+    int workers = defaults.jobs().queues().get("webhooks");
+    assertThat(workers).isEqualTo(JobsConfig.WEBHOOKS_QUEUE_WORKERS);
+    assertThat(workers).isLessThanOrEqualTo(defaults.webhooks().maxConnections());
+    assertThat(defaults.webhooks().maxConnectionsPerTarget()).isLessThan(workers);
+    assertThat(CrossKeyChecks.check(defaults)).isEmpty();
+  }
+
+  @Test
   void the_maintenance_jobs_need_their_queue() throws Exception {
     // The map replaces the defaults: a file listing only the queues it tunes loses maintenance.
     assertThat(problems("{\"jobs\":{\"queues\":{\"bus\":20,\"webhooks\":100}}}"))

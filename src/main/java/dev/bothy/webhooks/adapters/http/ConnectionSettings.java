@@ -26,8 +26,13 @@ public record ConnectionSettings(
     Duration connectionWait,
     SSLContext tlsContext) {
 
-  /** The default of {@link #maxConnections()}, {@code webhooks.maxConnections}. */
-  public static final int DEFAULT_MAX_CONNECTIONS = 200;
+  /**
+   * The default of {@link #maxConnections()}, {@code webhooks.maxConnections}: as many as the
+   * default {@code webhooks} queue has workers (D-WF-13), so that deliveries to many receivers at
+   * once never wait for the total; the pool closes an idle connection of another receiver to open
+   * one, so kept-alive connections do not hold the total either.
+   */
+  public static final int DEFAULT_MAX_CONNECTIONS = 300;
 
   /**
    * The default of {@link #maxConnectionsPerTarget()}, {@code webhooks.maxConnectionsPerTarget}.
