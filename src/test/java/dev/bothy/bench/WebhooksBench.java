@@ -81,7 +81,7 @@ public final class WebhooksBench {
   private static final double THROUGHPUT_GOAL = 0.50;
   private static final double P99_GOAL_MILLIS = 100;
   // The JIT counts as done warming up after a pass in which its compiler threads used under 5
-  // percent of the machine: after 12 to 18 passes (8 to 10 on an earlier tree) they stay at 3 to
+  // percent of the machine: after 12 to 19 passes (8 to 10 on an earlier tree) they stay at 3 to
   // 4 percent, the application's background loops compiling now and then.
   private static final double QUIET_JIT = 0.05;
   private static final Duration WAIT = Duration.ofSeconds(120);
