@@ -1,8 +1,14 @@
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
 import java.sql.Connection;
+import java.util.Base64;
 import java.util.Comparator;
+import java.util.Set;
 import java.util.stream.Stream;
 import liquibase.Scope;
 import liquibase.command.CommandScope;
@@ -51,19 +57,33 @@ public final class CodeGen {
     Path outputDir = Path.of(args[1]).toAbsolutePath();
     Path scratch = Path.of(args[2]).toAbsolutePath();
     deleteTree(scratch);
-    Files.createDirectories(scratch);
+    Files.createDirectories(scratch.getParent());
+    Files.createDirectory(scratch, PosixFilePermissions.asFileAttribute(PRIVATE));
     long started = System.nanoTime();
+    // As the embedded server of the application (D-SEC-1, D-SEC-2): the binaries in a directory
+    // only this user may enter, not the library's shared /tmp/embedded-pg; no Unix socket; a
+    // password for every connection, so no other local user can change the schema it reads.
+    Path binaries = privateDirectory(scratch.resolveSibling("codegen-postgres-binaries"));
+    String password = password();
+    Path passwordFile = scratch.resolve("password");
+    Files.writeString(passwordFile, password + "\n", StandardCharsets.US_ASCII);
     try (EmbeddedPostgres pg =
         EmbeddedPostgres.builder()
+            .setOverrideWorkingDirectory(binaries.resolve("pg").toFile())
             .setDataDirectory(scratch.resolve("data"))
             .setCleanDataDirectory(true)
+            .setServerConfig("unix_socket_directories", "")
+            .setLocaleConfig("pwfile", passwordFile.toString())
+            .setLocaleConfig("auth-local", "scram-sha-256")
+            .setLocaleConfig("auth-host", "scram-sha-256")
+            .setConnectConfig("password", password)
             .start()) {
       String url = pg.getJdbcUrl("postgres", "postgres");
       migrate(pg, changelogDir);
       // The generator writes every file anew; removing the package first means a dropped table
       // leaves no stale class behind, and CI's drift check sees the removal.
       deleteTree(outputDir.resolve(PACKAGE.replace('.', '/')));
-      GenerationTool.generate(configuration(url, outputDir));
+      GenerationTool.generate(configuration(url, password, outputDir));
     } finally {
       deleteTree(scratch);
     }
@@ -87,10 +107,35 @@ public final class CodeGen {
     }
   }
 
-  private static Configuration configuration(String url, Path outputDir) {
+  private static final Set<PosixFilePermission> PRIVATE =
+      PosixFilePermissions.fromString("rwx------");
+
+  /** 32 random bytes, URL-safe base64. */
+  private static String password() {
+    byte[] bytes = new byte[32];
+    new SecureRandom().nextBytes(bytes);
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+  }
+
+  /** Creates the directory for this user alone, or makes the one there so. */
+  private static Path privateDirectory(Path dir) throws Exception {
+    if (Files.isSymbolicLink(dir) || (Files.exists(dir) && !Files.isDirectory(dir))) {
+      throw new IllegalStateException(dir + " is not a directory: remove it");
+    }
+    Files.createDirectories(dir);
+    Files.setPosixFilePermissions(dir, PRIVATE);
+    return dir;
+  }
+
+  private static Configuration configuration(String url, String password, Path outputDir) {
     return new Configuration()
         .withLogging(Logging.WARN)
-        .withJdbc(new Jdbc().withDriver("org.postgresql.Driver").withUrl(url).withUser("postgres"))
+        .withJdbc(
+            new Jdbc()
+                .withDriver("org.postgresql.Driver")
+                .withUrl(url)
+                .withUser("postgres")
+                .withPassword(password))
         .withGenerator(
             new Generator()
                 .withDatabase(

@@ -175,7 +175,8 @@ public final class HikariDataSourceFactory implements PooledDataSourceFactory {
       embedded = startEmbedded();
       url = embedded.jdbcUrl("postgres");
       user = purpose == Purpose.RUNTIME ? config.user() : EmbeddedPostgresServer.SUPERUSER;
-      password = null;
+      // Every role logs in with the server's generated password (D-SEC-2).
+      password = embedded.password();
     }
     int size = singleConnection ? 1 : config.maxPoolSize();
     PoolSettings settings =
@@ -225,6 +226,9 @@ public final class HikariDataSourceFactory implements PooledDataSourceFactory {
           Migrator.SCHEMA_VERSION,
           applied);
       MigrationRecorder.record(server.superuserDataSource(), config.txSettings());
+      if (purpose == Purpose.RUNTIME) {
+        server.setPassword(config.user());
+      }
     } catch (RuntimeException e) {
       server.close();
       throw e;

@@ -209,6 +209,8 @@ final class JobsCommand extends ConfiguredCommand<BothyConfiguration> {
       int port = EmbeddedPostgresServer.runningPort(data).orElse(db.embedded().port());
       hikari.setJdbcUrl("jdbc:postgresql://127.0.0.1:" + port + "/postgres");
       hikari.setUsername(db.user());
+      // The owner gave database.user the password it keeps in the data directory (D-SEC-2).
+      EmbeddedPostgresServer.readPassword(data).ifPresent(hikari::setPassword);
       hikari.setMaximumPoolSize(1);
       hikari.setPoolName("bothy-jobs-command");
       hikari.setConnectionTimeout(db.connectionTimeout().toMilliseconds());

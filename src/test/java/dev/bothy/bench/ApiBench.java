@@ -261,7 +261,7 @@ public final class ApiBench {
     System.setOut(System.err);
     try {
       System.err.println("api: starting the all role");
-      return BenchApp.start(config, server.jdbcUrl("postgres"));
+      return BenchApp.start(config, BenchSupport.url(server));
     } finally {
       System.setOut(rows);
     }

@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.bothy.platform.pg.EmbeddedPostgresServer;
 import dev.bothy.platform.pg.Migrator;
+import dev.bothy.testing.PgExtension;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -40,12 +41,18 @@ final class BenchSupport {
     } finally {
       System.setOut(rows);
     }
+    PgExtension.giveRolesThePassword(server);
+  }
+
+  /** The URL of the server's {@code postgres} database with its password (D-SEC-2). */
+  static String url(EmbeddedPostgresServer server) {
+    return PgExtension.urlWithPassword(server, "postgres");
   }
 
   /** A pool of {@code bothy_app} with one connection per writer. */
   static HikariDataSource pool(EmbeddedPostgresServer server, int writers) {
     HikariConfig config = new HikariConfig();
-    config.setJdbcUrl(server.jdbcUrl("postgres"));
+    config.setJdbcUrl(url(server));
     config.setUsername("bothy_app");
     config.setMaximumPoolSize(writers);
     config.setPoolName("bench");
@@ -137,7 +144,10 @@ final class BenchSupport {
                 Integer.toString(Math.min(writers, 4))));
     command.addAll(List.of(run));
     command.addAll(List.of("-f", file.toString(), "postgres"));
-    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+    // libpq reads it from the environment, which no other user can see (D-SEC-2).
+    builder.environment().put("PGPASSWORD", server.password());
+    Process p = builder.start();
     String out = new String(p.getInputStream().readAllBytes());
     if (!p.waitFor(10, TimeUnit.MINUTES) || p.exitValue() != 0) {
       throw new IllegalStateException("pgbench failed:\n" + out);

@@ -519,7 +519,7 @@ public final class BusDispatchBench {
 
   private static PoolSettings connection(EmbeddedPostgresServer server, String applicationName) {
     return new PoolSettings(
-        server.jdbcUrl("postgres"), "bothy_app", null, 1, Duration.ofSeconds(5), applicationName);
+        BenchSupport.url(server), "bothy_app", null, 1, Duration.ofSeconds(5), applicationName);
   }
 
   /** Waits until the relay's cursor reaches {@code head}. */
@@ -950,7 +950,7 @@ public final class BusDispatchBench {
       Files.writeString(
           config,
           "database:\n  url: "
-              + server.jdbcUrl("postgres")
+              + BenchSupport.url(server)
               + "\nlogging:\n  level: INFO\n"
               + "server:\n  adminConnectors:\n    - type: http\n      port: 0\n"
               + (natsUrl == null ? "" : "bus:\n  nats:\n    url: " + natsUrl + "\n"));

@@ -582,7 +582,7 @@ public final class BusRelayBench {
 
   private static PoolSettings connection(EmbeddedPostgresServer server, String applicationName) {
     return new PoolSettings(
-        server.jdbcUrl("postgres"), "bothy_app", null, 1, Duration.ofSeconds(5), applicationName);
+        BenchSupport.url(server), "bothy_app", null, 1, Duration.ofSeconds(5), applicationName);
   }
 
   /**

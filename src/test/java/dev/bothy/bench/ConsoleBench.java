@@ -443,7 +443,7 @@ public final class ConsoleBench {
     System.setOut(System.err);
     try {
       System.err.println("console: starting the all role");
-      return BenchApp.start(config, server.jdbcUrl("postgres"));
+      return BenchApp.start(config, BenchSupport.url(server));
     } finally {
       System.setOut(rows);
     }

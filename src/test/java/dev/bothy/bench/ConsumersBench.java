@@ -172,7 +172,7 @@ public final class ConsumersBench {
             worker.consumers::cancelRound,
             new ListenerWaker(
                 new PoolSettings(
-                    server.jdbcUrl("postgres"),
+                    BenchSupport.url(server),
                     "bothy_app",
                     null,
                     1,

@@ -195,7 +195,7 @@ public final class JobsBench {
             JobMetrics.NONE,
             JobTracer.NONE,
             new PoolSettings(
-                server.jdbcUrl("postgres"),
+                BenchSupport.url(server),
                 "bothy_app",
                 null,
                 1,

@@ -671,7 +671,7 @@ public final class WebhooksBench {
     System.setOut(System.err);
     try {
       System.err.println("webhooks: starting the all role");
-      return BenchApp.start(config, server.jdbcUrl("postgres"));
+      return BenchApp.start(config, BenchSupport.url(server));
     } finally {
       System.setOut(rows);
     }

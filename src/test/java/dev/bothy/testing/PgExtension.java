@@ -100,6 +100,40 @@ public final class PgExtension implements BeforeAllCallback, AfterAllCallback {
   }
 
   /**
+   * Returns a JDBC URL of a database of an embedded server that carries the server's password
+   * (D-SEC-2), for a test or a benchmark that hands one URL to a pool, a process or a configuration
+   * file; the roles need {@link #giveRolesThePassword} first.
+   *
+   * @param server the server
+   * @param database the database
+   * @return the URL
+   */
+  public static String urlWithPassword(EmbeddedPostgresServer server, String database) {
+    return server.jdbcUrl(database) + "?password=" + server.password();
+  }
+
+  /**
+   * Gives the roles the migration creates ({@code bothy_app}, {@code bothy_owner}) the embedded
+   * server's password, as a role does when it starts on the embedded server (D-SEC-2).
+   *
+   * @param server a migrated server
+   */
+  public static void giveRolesThePassword(EmbeddedPostgresServer server) {
+    server.setPassword("bothy_app");
+    server.setPassword("bothy_owner");
+  }
+
+  /**
+   * Returns the password every role logs in with on the embedded server (D-SEC-2), or null on a
+   * server of {@code BOTHY_TEST_DATABASE_URL}, whose roles log in as that server allows.
+   *
+   * @return the password, or null
+   */
+  public String password() {
+    return server().urlPassword;
+  }
+
+  /**
    * Opens an extra pool of a role on this class's database, closed after the class.
    *
    * @param role the role
@@ -123,7 +157,9 @@ public final class PgExtension implements BeforeAllCallback, AfterAllCallback {
   }
 
   /**
-   * Returns the JDBC URL of this class's database, without credentials.
+   * Returns the JDBC URL of this class's database. On the embedded server it carries the password
+   * every role logs in with (D-SEC-2), so add parameters with {@code &}; on a server of {@code
+   * BOTHY_TEST_DATABASE_URL} it carries no credentials.
    *
    * @return the URL
    */
@@ -236,16 +272,21 @@ public final class PgExtension implements BeforeAllCallback, AfterAllCallback {
     private final String baseUrl;
     private final String user;
     private final String password;
+    // The embedded server's one password for every role (D-SEC-2), carried in each URL so that
+    // tests handing a URL to a pool, a child process or a configuration file log in with it.
+    private final String urlPassword;
 
-    private Server(String baseUrl, String user, String password) {
+    private Server(String baseUrl, String user, String password, String urlPassword) {
       this.baseUrl = baseUrl;
       this.user = user;
       this.password = password;
+      this.urlPassword = urlPassword;
     }
 
     static Server start() {
       String external = System.getenv("BOTHY_TEST_DATABASE_URL");
       Server s;
+      EmbeddedPostgresServer embeddedServer = null;
       if (external != null && !external.isBlank()) {
         PGSimpleDataSource probe = new PGSimpleDataSource();
         probe.setURL(external);
@@ -255,7 +296,8 @@ public final class PgExtension implements BeforeAllCallback, AfterAllCallback {
             new Server(
                 "jdbc:postgresql://" + host + ":" + port + "/",
                 probe.getUser(),
-                probe.getPassword());
+                probe.getPassword(),
+                null);
       } else {
         EmbeddedPostgresServer embedded;
         try {
@@ -271,12 +313,21 @@ public final class PgExtension implements BeforeAllCallback, AfterAllCallback {
           throw new IllegalStateException(e);
         }
         // The server's exit hook stops it when the test JVM ends.
-        s = new Server("jdbc:postgresql://127.0.0.1:" + embedded.port() + "/", "postgres", null);
+        s =
+            new Server(
+                "jdbc:postgresql://127.0.0.1:" + embedded.port() + "/",
+                EmbeddedPostgresServer.SUPERUSER,
+                embedded.password(),
+                embedded.password());
+        embeddedServer = embedded;
       }
       try {
         s.execute("CREATE DATABASE " + s.template);
         DataSource template = s.dataSource(s.template, null);
         Migrator.migrate(template);
+        if (embeddedServer != null) {
+          giveRolesThePassword(embeddedServer);
+        }
         // As db migrate does after the changesets: the instance record of this schema.
         recordInstance(template);
         Runtime.getRuntime()
@@ -296,7 +347,9 @@ public final class PgExtension implements BeforeAllCallback, AfterAllCallback {
     }
 
     String urlOf(String database) {
-      return baseUrl + database;
+      return urlPassword == null
+          ? baseUrl + database
+          : baseUrl + database + "?password=" + urlPassword;
     }
 
     DataSource dataSource(String database, String role) {

@@ -285,6 +285,7 @@ public final class FaultTrials implements AutoCloseable {
       System.setOut(out);
     }
     PgExtension.recordInstance(pg.superuserDataSource());
+    PgExtension.giveRolesThePassword(pg);
     nats.start();
     natsClient =
         Nats.connect(
@@ -328,7 +329,8 @@ public final class FaultTrials implements AutoCloseable {
   }
 
   private String jdbcUrl() {
-    return "jdbc:postgresql://127.0.0.1:" + pgPort + "/postgres";
+    // The server's password for every role (D-SEC-2); the processes read it with the URL.
+    return PgExtension.urlWithPassword(pg, "postgres");
   }
 
   private Path config(String name, String yaml) throws IOException {

@@ -7,12 +7,15 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.bothy.kernel.Clock;
 import dev.bothy.kernel.Ids;
 import dev.bothy.platform.jobs.JobKind;
+import dev.bothy.platform.pg.EmbeddedPostgresServer;
+import dev.bothy.platform.pg.Migrator;
 import dev.bothy.testing.JobsFixture;
 import dev.bothy.testing.PgExtension;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -72,6 +75,31 @@ class JobsCommandTest {
     all[2] = config.toString();
     System.arraycopy(args, 1, all, 3, args.length - 1);
     return CommandLine.run(all);
+  }
+
+  @Test
+  void a_running_embedded_server_is_reached_with_the_password_of_its_data_directory()
+      throws Exception {
+    Path data = dir.resolve("owner-data");
+    try (EmbeddedPostgresServer owner =
+        EmbeddedPostgresServer.start(
+            data,
+            0,
+            Duration.ofSeconds(60),
+            Duration.ZERO,
+            EmbeddedPostgresServer.Durability.THROWAWAY)) {
+      // What a role does on the embedded server before it serves: migrate, then the password.
+      Migrator.migrate(owner.superuserDataSource());
+      PgExtension.recordInstance(owner.superuserDataSource());
+      owner.setPassword("bothy_app");
+      Path embedded = dir.resolve("embedded.yml");
+      Files.writeString(embedded, "database:\n  embedded:\n    dataDirectory: " + data + "\n");
+      CommandLine.Outcome listed =
+          CommandLine.run(new String[] {"jobs", "list", embedded.toString()});
+      assertThat(listed.succeeded()).as(listed.err()).isTrue();
+      assertThat(listed.err()).doesNotContain(owner.password());
+      assertThat(listed.out()).doesNotContain(owner.password());
+    }
   }
 
   @Test

@@ -14,19 +14,29 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserPrincipal;
+import java.security.SecureRandom;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import javax.sql.DataSource;
+import org.jooq.SQLDialect;
+import org.jooq.impl.DSL;
+import org.postgresql.PGConnection;
+import org.postgresql.ds.PGSimpleDataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,6 +53,14 @@ import org.slf4j.LoggerFactory;
  * shutdown hook is the fallback: it waits up to the exit grace for the owner's close, then stops
  * PostgreSQL itself, so a SIGTERM never leaves an orphan {@code postgres} process and never pulls
  * the database from under components that are still finishing their work.
+ *
+ * <p>Every connection needs a password (D-SEC-2): a new data directory gets a generated one, kept
+ * in its file {@value #PASSWORD_FILE} (mode 0600, in the data directory PostgreSQL keeps at 0700),
+ * set for the superuser by {@code initdb} and checked with {@code scram-sha-256} for every role;
+ * the server has no Unix socket, and a role Bothy logs in as gets the same password through {@link
+ * #setPassword(String)}. So another local user, who can reach 127.0.0.1 but not the data directory,
+ * cannot connect. A data directory of an earlier version, which trusted every loopback connection,
+ * gets its password at its first start with this one.
  */
 public final class EmbeddedPostgresServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(EmbeddedPostgresServer.class);
@@ -64,10 +82,29 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
     THROWAWAY
   }
 
-  /** The superuser of an embedded server; trust authentication on loopback. */
+  /** The superuser of an embedded server; it logs in with {@link #password()}. */
   public static final String SUPERUSER = "postgres";
 
+  /** The file in the data directory that holds the password of the roles Bothy logs in as. */
+  public static final String PASSWORD_FILE = "bothy_password";
+
+  // Every line needs scram-sha-256: the server listens on loopback only and has no socket, but a
+  // line a person adds for a socket or another address still asks for a password (D-SEC-2).
+  private static final String SCRAM_HBA =
+      "# Written by Bothy (D-SEC-2): every connection needs the password in "
+          + PASSWORD_FILE
+          + ".\n"
+          + "local all all scram-sha-256\n"
+          + "host all all 127.0.0.1/32 scram-sha-256\n"
+          + "host all all ::1/128 scram-sha-256\n"
+          + "local replication all scram-sha-256\n"
+          + "host replication all 127.0.0.1/32 scram-sha-256\n"
+          + "host replication all ::1/128 scram-sha-256\n";
+
+  private static final String SCRAM = "scram-sha-256";
+
   private final EmbeddedPostgres postgres;
+  private final String password;
   private final FileChannel lockChannel;
   private final FileLock lock;
   private final AtomicBoolean closed = new AtomicBoolean();
@@ -75,8 +112,13 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
   private final Thread exitHook;
 
   private EmbeddedPostgresServer(
-      EmbeddedPostgres postgres, FileChannel lockChannel, FileLock lock, Duration exitGrace) {
+      EmbeddedPostgres postgres,
+      String password,
+      FileChannel lockChannel,
+      FileLock lock,
+      Duration exitGrace) {
     this.postgres = postgres;
+    this.password = password;
     this.lockChannel = lockChannel;
     this.lock = lock;
     this.exitHook =
@@ -137,14 +179,17 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
       int chosen = port == 0 ? freePort() : checkPortFree(port);
       long started = System.nanoTime();
       String synced = durability == Durability.DURABLE ? "on" : "off";
-      EmbeddedPostgres postgres =
+      Path binaries = privateDirectory(defaultBinariesDirectory());
+      // The library runs initdb when the directory has no postgresql.conf.
+      boolean fresh = !Files.exists(data.resolve("postgresql.conf"));
+      String password = fresh ? generatePassword() : readPassword(data).orElse(null);
+      EmbeddedPostgres.Builder builder =
           EmbeddedPostgres.builder()
               // Not the library's shared /tmp/embedded-pg (mode 777, no sticky bit): another local
               // user could put a PostgreSQL of theirs there for us to run (D-SEC-1).
               // The library opens its own folder to others (write for group and others), so it
               // goes inside ours, which no one else may enter.
-              .setOverrideWorkingDirectory(
-                  privateDirectory(defaultBinariesDirectory()).resolve("pg").toFile())
+              .setOverrideWorkingDirectory(binaries.resolve("pg").toFile())
               .setDataDirectory(data)
               .setCleanDataDirectory(false)
               .setPort(chosen)
@@ -152,6 +197,8 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
               // Our own hook orders the stop after the owner's shutdown (see the class comment).
               .setRegisterShutdownHook(false)
               .setServerConfig("listen_addresses", "127.0.0.1")
+              // No Unix socket: the default one in /tmp is open to every local user (D-SEC-2).
+              .setServerConfig("unix_socket_directories", "")
               // A -c option after the library's -F (fsync off) wins over it.
               .setServerConfig("fsync", synced)
               .setServerConfig("synchronous_commit", synced)
@@ -159,15 +206,56 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
               // to report (with its SQLSTATE, never its text or values): the server logs LOG,
               // FATAL and PANIC lines (start, stop, crashes), not ERROR lines or statements.
               .setServerConfig("log_min_messages", "log")
-              .setServerConfig("log_min_error_statement", "panic")
-              .start();
+              .setServerConfig("log_min_error_statement", "panic");
+      if (password != null) {
+        // The library checks the started server with a query of its own, which needs it too.
+        builder.setConnectConfig("password", password);
+      }
+      Path passwordForInitdb = null;
+      EmbeddedPostgres postgres;
+      try {
+        if (fresh) {
+          // initdb sets the superuser's password and writes scram-sha-256 for every line, so
+          // the server never runs a moment without passwords. Its option -A trust comes first
+          // on the library's command line; these later ones win.
+          passwordForInitdb = privateFile(binaries, password);
+          builder
+              .setLocaleConfig("pwfile", passwordForInitdb.toString())
+              .setLocaleConfig("auth-local", SCRAM)
+              .setLocaleConfig("auth-host", SCRAM);
+        }
+        postgres = builder.start();
+      } finally {
+        if (passwordForInitdb != null) {
+          Files.deleteIfExists(passwordForInitdb);
+        }
+      }
+      try {
+        if (fresh) {
+          writePassword(data, password);
+        } else if (password == null) {
+          password = secureEarlierDirectory(postgres, data, chosen);
+        }
+      } catch (IOException | RuntimeException | SQLException e) {
+        try {
+          postgres.close();
+        } catch (IOException closeFailed) {
+          e.addSuppressed(closeFailed);
+        }
+        throw BothyException.unavailable(
+            "cannot set the password of the embedded PostgreSQL on "
+                + data
+                + " (database.embedded.dataDirectory): "
+                + e.getMessage(),
+            e);
+      }
       LOG.info(
           "embedded PostgreSQL started: port={} data_directory={} durable={} elapsed_ms={}",
           chosen,
           data,
           durability == Durability.DURABLE,
           (System.nanoTime() - started) / 1_000_000);
-      return new EmbeddedPostgresServer(postgres, channel, lock, exitGrace);
+      return new EmbeddedPostgresServer(postgres, password, channel, lock, exitGrace);
     } catch (IOException | RuntimeException e) {
       closeQuietly(channel);
       if (e instanceof BothyException bothy) {
@@ -282,6 +370,114 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
     }
   }
 
+  /**
+   * Reads the password of the roles Bothy logs in as on an embedded data directory, for a tool that
+   * connects to the server another process runs there (the {@code jobs} command).
+   *
+   * @param dataDirectory {@code database.embedded.dataDirectory}
+   * @return the password, or empty when the directory has none yet (a directory of an earlier
+   *     version that no server of this version has started)
+   * @throws BothyException {@code unavailable} naming the file when it cannot be read
+   */
+  public static Optional<String> readPassword(Path dataDirectory) {
+    Path file = dataDirectory.toAbsolutePath().normalize().resolve(PASSWORD_FILE);
+    if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+      return Optional.empty();
+    }
+    try {
+      String text = Files.readString(file, StandardCharsets.US_ASCII).trim();
+      if (text.isEmpty()) {
+        throw new IOException("the file is empty");
+      }
+      return Optional.of(text);
+    } catch (IOException e) {
+      throw BothyException.unavailable(
+          "cannot read the embedded PostgreSQL's password file "
+              + file
+              + " (database.embedded.dataDirectory): "
+              + e.getMessage(),
+          e);
+    }
+  }
+
+  /** 32 random bytes, URL-safe base64: no character a connection string or a shell would change. */
+  private static String generatePassword() {
+    byte[] bytes = new byte[32];
+    new SecureRandom().nextBytes(bytes);
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+  }
+
+  /** Writes text to a new file only this user may read, in a directory only this user may enter. */
+  private static Path privateFile(Path dir, String text) throws IOException {
+    Path file =
+        Files.createTempFile(
+            dir,
+            "bothy-pw",
+            ".tmp",
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+    Files.writeString(file, text + "\n", StandardCharsets.US_ASCII);
+    return file;
+  }
+
+  /** Keeps the password in the data directory; the move makes a torn file impossible. */
+  private static void writePassword(Path data, String password) throws IOException {
+    Path written = privateFile(data, password);
+    Files.move(
+        written,
+        data.resolve(PASSWORD_FILE),
+        StandardCopyOption.ATOMIC_MOVE,
+        StandardCopyOption.REPLACE_EXISTING);
+  }
+
+  /**
+   * Gives a data directory of an earlier version, whose server trusted every loopback connection, a
+   * password: set for the superuser over that trust, kept in the password file, then every line of
+   * {@code pg_hba.conf} set to {@code scram-sha-256} and the server told to reload it.
+   */
+  private static String secureEarlierDirectory(EmbeddedPostgres postgres, Path data, int port)
+      throws IOException, SQLException {
+    String password = generatePassword();
+    PGSimpleDataSource trusted = dataSource(port, SUPERUSER, "postgres", null);
+    try (Connection c = trusted.getConnection()) {
+      c.unwrap(PGConnection.class).alterUserPassword(SUPERUSER, password.toCharArray(), SCRAM);
+      writePassword(data, password);
+      Path hba = data.resolve("pg_hba.conf");
+      Path written = privateFile(data, SCRAM_HBA.stripTrailing());
+      Files.move(written, hba, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      DSL.using(c, SQLDialect.POSTGRES)
+          .select(DSL.function("pg_reload_conf", Boolean.class))
+          .fetch();
+    }
+    LOG.warn(
+        "embedded PostgreSQL data directory of an earlier version: every connection now needs the"
+            + " password in {}/{}, set for the superuser and the roles Bothy logs in as;"
+            + " a tool that connected without a password needs it now",
+        data,
+        PASSWORD_FILE);
+    return password;
+  }
+
+  private static PGSimpleDataSource dataSource(
+      int port, String user, String database, String password) {
+    PGSimpleDataSource ds = new PGSimpleDataSource();
+    ds.setServerNames(new String[] {"127.0.0.1"});
+    ds.setPortNumbers(new int[] {port});
+    ds.setDatabaseName(database);
+    ds.setUser(user);
+    if (password != null) {
+      ds.setPassword(password);
+    }
+    NO_ERROR_DETAIL.forEach(
+        (k, v) -> {
+          try {
+            ds.setProperty(k, v);
+          } catch (SQLException e) {
+            throw new IllegalStateException("unknown driver property " + k, e);
+          }
+        });
+    return ds;
+  }
+
   /** Where PostgreSQL is unpacked: this user's own directory in the temporary directory. */
   static Path defaultBinariesDirectory() {
     String user = System.getProperty("user.name", "user").replaceAll("[^A-Za-z0-9._-]", "_");
@@ -387,7 +583,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
    * @return the data source
    */
   public DataSource superuserDataSource() {
-    return postgres.getPostgresDatabase(NO_ERROR_DETAIL);
+    return superuserDataSource("postgres");
   }
 
   /**
@@ -397,7 +593,39 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
    * @return the data source
    */
   public DataSource superuserDataSource(String database) {
-    return postgres.getDatabase(SUPERUSER, database, NO_ERROR_DETAIL);
+    return dataSource(port(), SUPERUSER, database, password);
+  }
+
+  /**
+   * Returns the password of the superuser and of every role given it through {@link
+   * #setPassword(String)}; kept in the data directory's {@value #PASSWORD_FILE}. Never log it.
+   *
+   * @return the password
+   */
+  public String password() {
+    return password;
+  }
+
+  /**
+   * Gives a role the server's password, so it can log in over loopback (every connection needs one,
+   * D-SEC-2). The password travels as a {@code scram-sha-256} verifier computed here, so neither
+   * the statement nor the server's log holds it.
+   *
+   * @param role an existing role, such as {@code database.user}
+   * @throws BothyException {@code unavailable} naming the role when it cannot be set (the role does
+   *     not exist)
+   */
+  public void setPassword(String role) {
+    try (Connection c = superuserDataSource().getConnection()) {
+      c.unwrap(PGConnection.class).alterUserPassword(role, password.toCharArray(), SCRAM);
+    } catch (SQLException e) {
+      throw BothyException.unavailable(
+          "cannot set the password of the role "
+              + role
+              + " on the embedded PostgreSQL (check database.user): "
+              + e.getMessage(),
+          e);
+    }
   }
 
   /** Stops PostgreSQL and releases the data directory. Idempotent. */

@@ -24,7 +24,10 @@ public class EmbeddedConfig {
   /** Default of {@code database.embedded.startupWait}. */
   public static final Duration DEFAULT_STARTUP_WAIT = Duration.seconds(60);
 
-  @Doc("Directory of the embedded server's data; created on first start, kept across starts.")
+  @Doc(
+      "Directory of the embedded server's data; created on first start, kept across starts. Its"
+          + " file `bothy_password` holds the generated password every connection needs; a"
+          + " second process on the same server sets it as `database.password`.")
   @NotBlank
   @JsonProperty
   private String dataDirectory = DEFAULT_DATA_DIRECTORY;

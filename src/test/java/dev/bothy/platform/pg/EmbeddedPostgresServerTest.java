@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.bothy.kernel.BothyException;
 import dev.bothy.kernel.ErrorKind;
 import dev.bothy.testing.ChildJvm;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.channels.FileChannel;
@@ -15,11 +16,14 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -201,5 +205,114 @@ class EmbeddedPostgresServerTest {
         assertThat(rs.next()).isTrue();
       }
     }
+  }
+
+  @Test
+  void every_connection_needs_the_generated_password_and_there_is_no_socket() throws Exception {
+    Path data = dir.resolve("data");
+    try (EmbeddedPostgresServer server = start(data)) {
+      String url = server.jdbcUrl("postgres");
+      // What another local user can do: reach 127.0.0.1, without the data directory's file.
+      assertThatThrownBy(() -> DriverManager.getConnection(url, "postgres", null).close())
+          .isInstanceOf(SQLException.class);
+      assertThatThrownBy(() -> DriverManager.getConnection(url, "postgres", "postgres").close())
+          .isInstanceOf(SQLException.class)
+          .hasMessageContaining("password authentication failed");
+      try (Connection c = DriverManager.getConnection(url, "postgres", server.password());
+          Statement st = c.createStatement();
+          ResultSet rs = st.executeQuery("SHOW unix_socket_directories")) {
+        rs.next();
+        assertThat(rs.getString(1)).as("no socket, so no socket to reach").isEmpty();
+      }
+      assertThat(Files.exists(Path.of("/tmp/.s.PGSQL." + server.port()))).isFalse();
+      Path file = data.resolve(EmbeddedPostgresServer.PASSWORD_FILE);
+      assertThat(Files.getPosixFilePermissions(file, LinkOption.NOFOLLOW_LINKS))
+          .isEqualTo(PosixFilePermissions.fromString("rw-------"));
+      assertThat(EmbeddedPostgresServer.readPassword(data)).hasValue(server.password());
+      assertThat(server.password()).hasSizeGreaterThanOrEqualTo(40);
+      assertThat(hbaMethods(data)).containsOnly("scram-sha-256");
+    }
+    try (EmbeddedPostgresServer again = start(data)) {
+      assertThat(again.password())
+          .as("kept across starts")
+          .isEqualTo(EmbeddedPostgresServer.readPassword(data).orElseThrow());
+      try (Connection c = again.superuserDataSource().getConnection()) {
+        assertThat(c.isValid(5)).isTrue();
+      }
+    }
+  }
+
+  @Test
+  void a_role_given_the_password_logs_in_with_it_and_only_with_it() throws Exception {
+    try (EmbeddedPostgresServer server = start(dir.resolve("data"))) {
+      try (Connection c = server.superuserDataSource().getConnection();
+          Statement st = c.createStatement()) {
+        st.execute("CREATE ROLE alex_app LOGIN");
+      }
+      String url = server.jdbcUrl("postgres");
+      assertThatThrownBy(() -> DriverManager.getConnection(url, "alex_app", null).close())
+          .isInstanceOf(SQLException.class);
+      server.setPassword("alex_app");
+      try (Connection c = DriverManager.getConnection(url, "alex_app", server.password())) {
+        assertThat(c.isValid(5)).isTrue();
+      }
+      assertThatThrownBy(() -> server.setPassword("robin_missing"))
+          .isInstanceOf(BothyException.class)
+          .hasMessageContaining("robin_missing")
+          .hasMessageContaining("database.user")
+          .hasMessageNotContaining(server.password());
+    }
+  }
+
+  @Test
+  void a_data_directory_of_an_earlier_version_gets_a_password_and_keeps_its_data()
+      throws Exception {
+    Path data = dir.resolve("data");
+    // What earlier versions left: the library's initdb, trust for every connection.
+    try (EmbeddedPostgres earlier =
+        EmbeddedPostgres.builder()
+            .setOverrideWorkingDirectory(dir.resolve("binaries").toFile())
+            .setDataDirectory(data)
+            .setCleanDataDirectory(false)
+            .start()) {
+      try (Connection c = earlier.getPostgresDatabase().getConnection();
+          Statement st = c.createStatement()) {
+        st.execute("CREATE TABLE kept (name text)");
+        st.execute("INSERT INTO kept VALUES ('sam')");
+      }
+    }
+    assertThat(hbaMethods(data)).contains("trust");
+    try (EmbeddedPostgresServer server = start(data)) {
+      String url = server.jdbcUrl("postgres");
+      assertThatThrownBy(() -> DriverManager.getConnection(url, "postgres", null).close())
+          .isInstanceOf(SQLException.class);
+      assertThat(hbaMethods(data)).containsOnly("scram-sha-256");
+      assertThat(EmbeddedPostgresServer.readPassword(data)).hasValue(server.password());
+      try (Connection c = server.superuserDataSource().getConnection();
+          Statement st = c.createStatement();
+          ResultSet rs = st.executeQuery("SELECT name FROM kept")) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getString(1)).isEqualTo("sam");
+      }
+    }
+  }
+
+  private static EmbeddedPostgresServer start(Path data) {
+    return EmbeddedPostgresServer.start(
+        data,
+        0,
+        Duration.ofSeconds(60),
+        Duration.ZERO,
+        EmbeddedPostgresServer.Durability.THROWAWAY);
+  }
+
+  /** The methods of every rule of the data directory's pg_hba.conf. */
+  private static Set<String> hbaMethods(Path data) throws Exception {
+    return Files.readAllLines(data.resolve("pg_hba.conf")).stream()
+        .map(String::strip)
+        .filter(l -> !l.isEmpty() && !l.startsWith("#"))
+        .map(l -> l.split("\\s+"))
+        .map(f -> f[f.length - 1])
+        .collect(java.util.stream.Collectors.toSet());
   }
 }

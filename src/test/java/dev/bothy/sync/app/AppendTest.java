@@ -228,7 +228,8 @@ class AppendTest {
 
   @Test
   void the_notification_arrives_after_the_commit_and_never_for_a_rollback() throws Exception {
-    try (Connection listener = DriverManager.getConnection(PG.jdbcUrl() + "?user=bothy_app")) {
+    try (Connection listener =
+        DriverManager.getConnection(PG.jdbcUrl(), "bothy_app", PG.password())) {
       try (Statement st = listener.createStatement()) {
         st.execute("LISTEN event_log");
       }
