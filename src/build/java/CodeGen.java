@@ -1,9 +1,12 @@
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipal;
 import java.security.SecureRandom;
 import java.sql.Connection;
 import java.util.Base64;
@@ -117,13 +120,30 @@ public final class CodeGen {
     return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
   }
 
-  /** Creates the directory for this user alone, or makes the one there so. */
+  /**
+   * Creates the directory for this user alone, or checks that the one there is a real directory of
+   * this user closed to others (another user could otherwise put a binary in it for the build to
+   * run).
+   */
   private static Path privateDirectory(Path dir) throws Exception {
-    if (Files.isSymbolicLink(dir) || (Files.exists(dir) && !Files.isDirectory(dir))) {
-      throw new IllegalStateException(dir + " is not a directory: remove it");
+    try {
+      Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PRIVATE));
+    } catch (FileAlreadyExistsException exists) {
+      // Checked below, whoever made it.
     }
-    Files.createDirectories(dir);
-    Files.setPosixFilePermissions(dir, PRIVATE);
+    Path probe = Files.createTempFile(dir.getParent(), "codegen-owner", ".probe");
+    UserPrincipal me;
+    try {
+      me = Files.getOwner(probe);
+    } finally {
+      Files.deleteIfExists(probe);
+    }
+    if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)
+        || !Files.getOwner(dir, LinkOption.NOFOLLOW_LINKS).equals(me)
+        || !PRIVATE.containsAll(Files.getPosixFilePermissions(dir, LinkOption.NOFOLLOW_LINKS))) {
+      throw new IllegalStateException(
+          dir + " is not a directory of this user closed to others: remove it");
+    }
     return dir;
   }
 

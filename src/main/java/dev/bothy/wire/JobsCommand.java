@@ -223,7 +223,8 @@ final class JobsCommand extends ConfiguredCommand<BothyConfiguration> {
                 + db.user()
                 + " to the embedded PostgreSQL that a running process holds on port "
                 + port
-                + " (check database.user, database.embedded.dataDirectory, database.embedded.port): "
+                + " (check database.user, database.embedded.dataDirectory, database.embedded.port;"
+                + " the password is the data directory's bothy_password): "
                 + HikariDataSourceFactory.rootMessage(e),
             e);
       }

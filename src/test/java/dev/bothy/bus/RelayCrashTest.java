@@ -75,9 +75,10 @@ class RelayCrashTest {
             RelayProcess.class.getName(),
             dir,
             List.of(),
-            Map.of(),
+            // Not on the command line, which every local user can read: the URL holds the
+            // embedded server's password (D-SEC-2).
+            Map.of(RelayProcess.URL_VARIABLE, PG.jdbcUrl()),
             name,
-            PG.jdbcUrl(),
             NATS.url(),
             Long.toString(blockAt),
             dir.resolve("publishing.lock").toString());

@@ -52,7 +52,8 @@ import java.util.concurrent.CountDownLatch;
  *       system frees when its holder dies.
  * </ul>
  *
- * <p>Arguments: name, JDBC URL, NATS URL, block point (0 for none), shared lock file.
+ * <p>Arguments: name, NATS URL, block point (0 for none), shared lock file; the JDBC URL comes in
+ * the environment variable {@link #URL_VARIABLE}.
  */
 final class RelayProcess {
   static final String STARTED = "relay-process started";
@@ -70,14 +71,17 @@ final class RelayProcess {
   static final Duration ACK_TIMEOUT = Duration.ofSeconds(1);
   static final Duration LEASE_TIMEOUT = Duration.ofSeconds(5);
 
+  /** The environment variable that carries the JDBC URL, which holds a password. */
+  static final String URL_VARIABLE = "BOTHY_TEST_JDBC_URL";
+
   private RelayProcess() {}
 
   public static void main(String[] args) throws Exception {
     String name = args[0];
-    String jdbcUrl = args[1];
-    String natsUrl = args[2];
-    long blockAt = Long.parseLong(args[3]);
-    Path lockFile = Path.of(args[4]);
+    String jdbcUrl = System.getenv(URL_VARIABLE);
+    String natsUrl = args[1];
+    long blockAt = Long.parseLong(args[2]);
+    Path lockFile = Path.of(args[3]);
 
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(jdbcUrl);

@@ -33,8 +33,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import javax.sql.DataSource;
-import org.jooq.SQLDialect;
-import org.jooq.impl.DSL;
 import org.postgresql.PGConnection;
 import org.postgresql.ds.PGSimpleDataSource;
 import org.slf4j.Logger;
@@ -211,6 +209,11 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
         // The library checks the started server with a query of its own, which needs it too.
         builder.setConnectConfig("password", password);
       }
+      if (!fresh && password != null) {
+        // Bothy owns the rules: whatever left another line (an edit, a start of an earlier
+        // directory killed halfway) is replaced while the server is down (D-SEC-2).
+        writeScramRules(data);
+      }
       Path passwordForInitdb = null;
       EmbeddedPostgres postgres;
       try {
@@ -225,6 +228,12 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
               .setLocaleConfig("auth-host", SCRAM);
         }
         postgres = builder.start();
+      } catch (IOException | RuntimeException e) {
+        if (fresh && Files.exists(data.resolve("postgresql.conf"))) {
+          // initdb ran and set the password: keep it, or no later start could log in.
+          writePassword(data, password);
+        }
+        throw e;
       } finally {
         if (passwordForInitdb != null) {
           Files.deleteIfExists(passwordForInitdb);
@@ -234,7 +243,12 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
         if (fresh) {
           writePassword(data, password);
         } else if (password == null) {
-          password = secureEarlierDirectory(postgres, data, chosen);
+          password = secureEarlierDirectory(data, chosen);
+          // A restart ends every session opened while the old rules trusted it, and starts
+          // the server with the new ones.
+          postgres.close();
+          builder.setConnectConfig("password", password);
+          postgres = builder.start();
         }
       } catch (IOException | RuntimeException | SQLException e) {
         try {
@@ -415,8 +429,19 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
             "bothy-pw",
             ".tmp",
             PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-    Files.writeString(file, text + "\n", StandardCharsets.US_ASCII);
+    try (FileChannel out = FileChannel.open(file, StandardOpenOption.WRITE)) {
+      out.write(java.nio.ByteBuffer.wrap((text + "\n").getBytes(StandardCharsets.US_ASCII)));
+      // On disk before the move that publishes it: a crash leaves the old file or the new one.
+      out.force(true);
+    }
     return file;
+  }
+
+  /** Makes a rename in the directory durable. */
+  private static void syncDirectory(Path dir) throws IOException {
+    try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
+      d.force(true);
+    }
   }
 
   /** Keeps the password in the data directory; the move makes a torn file impossible. */
@@ -427,6 +452,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
         data.resolve(PASSWORD_FILE),
         StandardCopyOption.ATOMIC_MOVE,
         StandardCopyOption.REPLACE_EXISTING);
+    syncDirectory(data);
   }
 
   /**
@@ -434,27 +460,35 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
    * password: set for the superuser over that trust, kept in the password file, then every line of
    * {@code pg_hba.conf} set to {@code scram-sha-256} and the server told to reload it.
    */
-  private static String secureEarlierDirectory(EmbeddedPostgres postgres, Path data, int port)
+  private static String secureEarlierDirectory(Path data, int port)
       throws IOException, SQLException {
     String password = generatePassword();
     PGSimpleDataSource trusted = dataSource(port, SUPERUSER, "postgres", null);
     try (Connection c = trusted.getConnection()) {
       c.unwrap(PGConnection.class).alterUserPassword(SUPERUSER, password.toCharArray(), SCRAM);
-      writePassword(data, password);
-      Path hba = data.resolve("pg_hba.conf");
-      Path written = privateFile(data, SCRAM_HBA.stripTrailing());
-      Files.move(written, hba, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      DSL.using(c, SQLDialect.POSTGRES)
-          .select(DSL.function("pg_reload_conf", Boolean.class))
-          .fetch();
     }
+    // The password first: a start killed before the rules are written finds the file and
+    // writes the rules before its server runs.
+    writePassword(data, password);
+    writeScramRules(data);
     LOG.warn(
         "embedded PostgreSQL data directory of an earlier version: every connection now needs the"
-            + " password in {}/{}, set for the superuser and the roles Bothy logs in as;"
-            + " a tool that connected without a password needs it now",
+            + " password in {}/{}; a tool that connected without a password needs it now, and"
+            + " a directory that ran on a host with other users was open to them before",
         data,
         PASSWORD_FILE);
     return password;
+  }
+
+  /** Replaces {@code pg_hba.conf} with Bothy's rules unless it holds them already. */
+  private static void writeScramRules(Path data) throws IOException {
+    Path hba = data.resolve("pg_hba.conf");
+    if (Files.exists(hba) && Files.readString(hba, StandardCharsets.UTF_8).equals(SCRAM_HBA)) {
+      return;
+    }
+    Path written = privateFile(data, SCRAM_HBA.stripTrailing());
+    Files.move(written, hba, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    syncDirectory(data);
   }
 
   private static PGSimpleDataSource dataSource(

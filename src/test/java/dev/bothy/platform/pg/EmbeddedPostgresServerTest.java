@@ -297,6 +297,23 @@ class EmbeddedPostgresServerTest {
     }
   }
 
+  @Test
+  void a_rule_left_trusting_is_replaced_before_the_server_runs() throws Exception {
+    Path data = dir.resolve("data");
+    try (EmbeddedPostgresServer first = start(data)) {
+      assertThat(first.password()).isNotEmpty();
+    }
+    // What an edit, or a start of an earlier directory killed between its two files, leaves.
+    Files.writeString(
+        data.resolve("pg_hba.conf"), "host all all 127.0.0.1/32 trust\nlocal all all trust\n");
+    try (EmbeddedPostgresServer server = start(data)) {
+      assertThat(hbaMethods(data)).containsOnly("scram-sha-256");
+      String url = server.jdbcUrl("postgres");
+      assertThatThrownBy(() -> DriverManager.getConnection(url, "postgres", null).close())
+          .isInstanceOf(SQLException.class);
+    }
+  }
+
   private static EmbeddedPostgresServer start(Path data) {
     return EmbeddedPostgresServer.start(
         data,
