@@ -227,7 +227,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
               .setLocaleConfig("auth-local", SCRAM)
               .setLocaleConfig("auth-host", SCRAM);
         }
-        postgres = builder.start();
+        postgres = startOrStopLeftover(builder, data, startupWait);
       } catch (IOException | RuntimeException e) {
         if (fresh && Files.exists(data.resolve("postgresql.conf"))) {
           // initdb ran and set the password: keep it, or no later start could log in.
@@ -248,7 +248,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
           // the server with the new ones.
           postgres.close();
           builder.setConnectConfig("password", password);
-          postgres = builder.start();
+          postgres = startOrStopLeftover(builder, data, startupWait);
         }
       } catch (IOException | RuntimeException | SQLException e) {
         try {
@@ -285,57 +285,112 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
   }
 
   /**
-   * Stops a PostgreSQL left running on the data directory by a process that was killed without its
-   * shutdown hooks (SIGKILL, a crash). Holding the lock proves no live Bothy process owns the
-   * directory, so a postmaster that still serves it is an orphan; left alone, it would keep the new
-   * server from starting.
+   * Starts the server; when the start fails, stops the postmaster it may have left behind. The
+   * library launches the postmaster and then waits for it to answer; when that wait gives up (a
+   * {@code database.embedded.startupWait} too short for a busy machine) it throws and leaves the
+   * postmaster running, unowned, until the next start on the directory.
    */
-  private static void stopOrphan(Path data, Duration wait) throws IOException {
+  private static EmbeddedPostgres startOrStopLeftover(
+      EmbeddedPostgres.Builder builder, Path data, Duration startupWait) throws IOException {
+    try {
+      return builder.start();
+    } catch (IOException | RuntimeException e) {
+      try {
+        stopLeftover(data, startupWait);
+      } catch (IOException | RuntimeException stopFailed) {
+        e.addSuppressed(stopFailed);
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * Stops the postmaster a failed start left: a smart shutdown first, then, if it is still there
+   * after the wait, a kill. It never served anyone, so nothing is lost, and a kill of a postmaster
+   * that does not stop is what an operator would do next anyway.
+   */
+  private static void stopLeftover(Path data, Duration wait) throws IOException {
+    Optional<ProcessHandle> leftover = postmasterOf(data);
+    if (leftover.isEmpty()) {
+      return;
+    }
+    ProcessHandle postmaster = leftover.get();
+    LOG.warn(
+        "stopping the embedded PostgreSQL of a start that failed: pid={} data_directory={}",
+        postmaster.pid(),
+        data);
+    postmaster.destroy();
+    if (!exitedWithin(postmaster, wait)) {
+      postmaster.destroyForcibly();
+      exitedWithin(postmaster, wait);
+    }
+  }
+
+  private static boolean exitedWithin(ProcessHandle process, Duration wait) {
+    try {
+      process.onExit().get(wait.toMillis(), TimeUnit.MILLISECONDS);
+      return true;
+    } catch (java.util.concurrent.TimeoutException e) {
+      return false;
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw BothyException.unavailable("waiting for a PostgreSQL to stop failed", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw BothyException.unavailable("interrupted while stopping a PostgreSQL", e);
+    }
+  }
+
+  /** The live postmaster serving the data directory, per its {@code postmaster.pid}. */
+  private static Optional<ProcessHandle> postmasterOf(Path data) throws IOException {
     Path pidFile = data.resolve("postmaster.pid");
     if (!Files.isRegularFile(pidFile)) {
-      return;
+      return Optional.empty();
     }
     long pid;
     try {
       pid = Long.parseLong(Files.readAllLines(pidFile).get(0).trim());
     } catch (NumberFormatException | IndexOutOfBoundsException e) {
       // A torn pid file: PostgreSQL itself decides whether it is stale.
-      return;
+      return Optional.empty();
     }
-    ProcessHandle.of(pid)
+    return ProcessHandle.of(pid)
         .filter(ProcessHandle::isAlive)
         .filter(
             p ->
                 p.info()
                     .commandLine()
                     .map(c -> c.contains("postgres") && c.contains(data.toString()))
-                    .orElse(false))
-        .ifPresent(
-            orphan -> {
-              LOG.warn(
-                  "stopping an orphan embedded PostgreSQL left by a process that did not stop"
-                      + " cleanly: pid={} data_directory={}",
-                  pid,
-                  data);
-              // SIGTERM is PostgreSQL's smart shutdown; the killed process's clients are gone.
-              orphan.destroy();
-              try {
-                orphan.onExit().get(wait.toMillis(), TimeUnit.MILLISECONDS);
-              } catch (java.util.concurrent.TimeoutException e) {
-                throw BothyException.unavailable(
-                    "an orphan embedded PostgreSQL (pid "
-                        + pid
-                        + ") on "
-                        + data
-                        + " did not stop within database.embedded.startupWait; stop it by hand",
-                    e);
-              } catch (java.util.concurrent.ExecutionException e) {
-                throw BothyException.unavailable("waiting for an orphan PostgreSQL failed", e);
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw BothyException.unavailable("interrupted while stopping an orphan", e);
-              }
-            });
+                    .orElse(false));
+  }
+
+  /**
+   * Stops a PostgreSQL left running on the data directory by a process that was killed without its
+   * shutdown hooks (SIGKILL, a crash). Holding the lock proves no live Bothy process owns the
+   * directory, so a postmaster that still serves it is an orphan; left alone, it would keep the new
+   * server from starting.
+   */
+  private static void stopOrphan(Path data, Duration wait) throws IOException {
+    Optional<ProcessHandle> found = postmasterOf(data);
+    if (found.isEmpty()) {
+      return;
+    }
+    ProcessHandle orphan = found.get();
+    LOG.warn(
+        "stopping an orphan embedded PostgreSQL left by a process that did not stop"
+            + " cleanly: pid={} data_directory={}",
+        orphan.pid(),
+        data);
+    // SIGTERM is PostgreSQL's smart shutdown; the killed process's clients are gone.
+    orphan.destroy();
+    if (!exitedWithin(orphan, wait)) {
+      throw BothyException.unavailable(
+          "an orphan embedded PostgreSQL (pid "
+              + orphan.pid()
+              + ") on "
+              + data
+              + " did not stop within database.embedded.startupWait; stop it by hand",
+          null);
+    }
   }
 
   /**

@@ -314,6 +314,42 @@ class EmbeddedPostgresServerTest {
     }
   }
 
+  @Test
+  void a_start_that_gives_up_waiting_leaves_no_server_running() throws Exception {
+    Path data = dir.resolve("data");
+    try (EmbeddedPostgresServer first = start(data)) {
+      assertThat(first.password()).isNotEmpty();
+    }
+    // Too short for any server to answer: the postmaster is launched, the wait gives up.
+    assertThatThrownBy(
+            () ->
+                EmbeddedPostgresServer.start(
+                    data,
+                    0,
+                    Duration.ofMillis(1),
+                    Duration.ZERO,
+                    EmbeddedPostgresServer.Durability.THROWAWAY))
+        .isInstanceOf(BothyException.class)
+        .hasMessageContaining("database.embedded.dataDirectory");
+    Path pidFile = data.resolve("postmaster.pid");
+    if (Files.exists(pidFile)) {
+      long pid = Long.parseLong(Files.readAllLines(pidFile).get(0).strip());
+      // A kill takes effect at once, but the exit is seen a moment later; before the fix the
+      // postmaster stayed for good.
+      long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+      while (ProcessHandle.of(pid).filter(ProcessHandle::isAlive).isPresent()
+          && System.nanoTime() < deadline) {
+        Thread.sleep(50);
+      }
+      assertThat(ProcessHandle.of(pid).filter(ProcessHandle::isAlive))
+          .as("the postmaster of the failed start")
+          .isEmpty();
+    }
+    // Released for the next process; this one cannot start it again, since the library keeps its
+    // own lock of a failed start (platform/pg README).
+    assertThat(EmbeddedPostgresServer.inUse(data)).isFalse();
+  }
+
   private static EmbeddedPostgresServer start(Path data) {
     return EmbeddedPostgresServer.start(
         data,
