@@ -36,6 +36,11 @@ final class DbCommand extends io.dropwizard.migrations.DbCommand<BothyConfigurat
       throws Exception {
     this.configuration = config;
     refuseTagNamedLikeTheFile(namespace);
+    if ("rollback".equals(namespace.getString("subcommand"))) {
+      // Every changeset would refuse, but only after Liquibase printed its rollback and errors on
+      // standard output, the command's answer: refused before any database opens.
+      throw new NoRollback();
+    }
     // Progress on standard error, at the configured level; standard output is the answer.
     JobsCommand.logToStandardError(bootstrap, config, java.util.Optional.empty());
     super.run(bootstrap, namespace, config);
@@ -108,7 +113,7 @@ final class DbCommand extends io.dropwizard.migrations.DbCommand<BothyConfigurat
                   + " --dry-run prints the SQL db migrate would run");
       return;
     }
-    if (rollbackImpossible(e)) {
+    if (e instanceof NoRollback || rollbackImpossible(e)) {
       cli.getStdErr()
           .println(
               command
@@ -163,6 +168,15 @@ final class DbCommand extends io.dropwizard.migrations.DbCommand<BothyConfigurat
 
     RollsForwardOnly() {
       super("db test needs rollbacks, which Bothy's changesets do not have", null, false, false);
+    }
+  }
+
+  /** {@code db rollback} refused: no changeset of Bothy's has rollback statements. */
+  private static final class NoRollback extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    NoRollback() {
+      super("Bothy's changesets carry no rollback", null, false, false);
     }
   }
 

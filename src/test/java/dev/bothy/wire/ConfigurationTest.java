@@ -107,6 +107,57 @@ class ConfigurationTest {
   }
 
   @Test
+  void a_key_given_twice_is_refused_naming_it() throws IOException {
+    Path config = write("database:\n  maxPoolSize: 5\n  maxPoolSize: 6\n");
+
+    CommandLine.Outcome outcome = CommandLine.run("check", config.toString());
+
+    assertThat(outcome.succeeded()).isFalse();
+    assertThat(outcome.err()).contains("database.maxPoolSize is given twice");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "unknown level | logging:\\n  level: LOUD | logging.level",
+        "unknown level of a logger | logging:\\n  loggers:\\n    dev.bothy: TRACEE"
+            + " | logging.loggers.dev.bothy",
+      })
+  void a_log_level_logback_does_not_know_is_refused(String name, String yaml, String key)
+      throws IOException {
+    Path config = write(yaml.replace("\\n", "\n"));
+
+    CommandLine.Outcome outcome = CommandLine.run("check", config.toString());
+
+    assertThat(outcome.succeeded()).as(name).isFalse();
+    assertThat(outcome.err())
+        .as(name)
+        .contains(key + " must be one of OFF, ERROR, WARN, INFO, DEBUG, TRACE, ALL");
+  }
+
+  @Test
+  void numbers_and_flags_from_system_properties_are_still_read_as_such() throws IOException {
+    // -Ddw. overrides reach the configuration as text; they must keep working for numbers and
+    // flags, so text stays readable as a number where a fraction does not.
+    Path config = write("database:\n  maxPoolSize: 5\n");
+    System.setProperty("dw.database.maxPoolSize", "0");
+    System.setProperty("dw.webhooks.allowPlainHttp", "true");
+    CommandLine.Outcome outcome;
+    try {
+      outcome = CommandLine.run("check", config.toString());
+    } finally {
+      System.clearProperty("dw.database.maxPoolSize");
+      System.clearProperty("dw.webhooks.allowPlainHttp");
+    }
+
+    assertThat(outcome.succeeded()).isFalse();
+    assertThat(outcome.err())
+        .contains("database.maxPoolSize must be greater than or equal to 1")
+        .doesNotContain("cannot take the value given");
+  }
+
+  @Test
   void malformed_yaml_names_the_file_and_the_position() throws IOException {
     Path config = write("database:\n  url: [jdbc:postgresql://127.0.0.1/bothy\n");
 
@@ -142,6 +193,13 @@ class ConfigurationTest {
         "mapping | jobs:\\n  queues: Robin-Secret-Pw-123 | jobs.queues | a mapping",
         "list item | webhooks:\\n  allowedNetworks:\\n    - [Robin-Secret-Pw-123]"
             + " | webhooks.allowedNetworks[0] | text",
+        // A fraction would be cut to its whole part, a number read as a flag.
+        "fraction for a whole number | database:\\n  maxPoolSize: 2.9 | database.maxPoolSize"
+            + " | a whole number",
+        "number for a flag | webhooks:\\n  allowPlainHttp: 1 | webhooks.allowPlainHttp"
+            + " | true or false",
+        "whole number out of range | sync:\\n  maxPayloadBytes: 99999999999"
+            + " | sync.maxPayloadBytes | a whole number from -2147483648 to 2147483647",
       })
   void a_value_of_the_wrong_type_is_named_by_its_key_and_never_shown(
       String name, String yaml, String key, String expected) throws IOException {

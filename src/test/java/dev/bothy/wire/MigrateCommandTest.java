@@ -212,7 +212,8 @@ class MigrateCommandTest {
     Path config = dir.resolve("config.yml");
     Files.writeString(config, "database:\n  url: " + url + "\n");
 
-    for (String sub : List.of("locks", "rollback")) {
+    // db rollback, with or without its options, is refused as a whole (below): none can work.
+    for (String sub : List.of("locks")) {
       CommandLine.Outcome outcome = CommandLine.run("db", sub, config.toString());
 
       assertThat(outcome.succeeded()).as(sub).isFalse();
@@ -247,8 +248,29 @@ class MigrateCommandTest {
           .contains("restore")
           .doesNotContain("\tat ");
       assertThat(outcome.err().strip().lines()).as(args.toString()).hasSize(1);
+      assertThat(outcome.out()).as(args.toString()).isEmpty();
     }
     assertThat(appliedChangesets(url)).as("nothing rolled back").isEqualTo(applied);
+  }
+
+  @Test
+  void db_rollback_is_refused_before_any_database_opens() throws Exception {
+    // Liquibase would print "Rolling Back Changeset" and its errors on standard output, the
+    // command's answer, before the refusal: nothing may start. No server listens on port 1.
+    Path config = dir.resolve("config.yml");
+    Files.writeString(
+        config,
+        "database:\n  url: jdbc:postgresql://127.0.0.1:1/bothy\n  password: robin-pw\n"
+            + "  migrationPassword: robin-pw\n");
+
+    CommandLine.Outcome outcome =
+        CommandLine.run("db", "rollback", "--count", "1", config.toString());
+
+    assertThat(outcome.succeeded()).isFalse();
+    assertThat(outcome.err().strip())
+        .startsWith("db rollback: Bothy's changesets carry no rollback")
+        .doesNotContain("cannot connect");
+    assertThat(outcome.out()).isEmpty();
   }
 
   @Test

@@ -1,15 +1,19 @@
 package dev.bothy.wire.config;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.bothy.bus.app.DispatchJob;
 import dev.bothy.platform.jobs.RetentionSweep;
 import dev.bothy.platform.jobs.domain.JobNames;
 import dev.bothy.webhooks.app.DeliveryJobs;
 import dev.bothy.webhooks.domain.Cidr;
+import io.dropwizard.logging.common.DefaultLoggingFactory;
+import io.dropwizard.logging.common.LoggingFactory;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -25,6 +29,12 @@ public final class CrossKeyChecks {
 
   private static final Set<String> LOOPBACK_HOSTS =
       Set.of("localhost", "127.0.0.1", "[::1]", "::1");
+
+  // Logback's levels, and false: YAML's reading of an unquoted OFF.
+  private static final Set<String> LEVELS =
+      Set.of("OFF", "ERROR", "WARN", "INFO", "DEBUG", "TRACE", "ALL", "FALSE");
+  private static final String LEVELS_RULE =
+      "must be one of OFF, ERROR, WARN, INFO, DEBUG, TRACE, ALL";
 
   private CrossKeyChecks() {}
 
@@ -43,6 +53,7 @@ public final class CrossKeyChecks {
           "server.type must be default: the simple server serves the admin endpoints on the"
               + " application connector, and every role keeps them on a port of their own");
     }
+    logging(configuration.getLoggingFactory(), problems);
     jobs(configuration.jobs(), problems);
     api(configuration.api(), problems);
     ConsoleConfig console = configuration.console();
@@ -124,6 +135,30 @@ public final class CrossKeyChecks {
       problems.add("database.txRetryBaseDelay must not exceed database.txRetryMaxDelay");
     }
     return problems;
+  }
+
+  /**
+   * Dropwizard reads a level it does not know as INFO without a word, so a typo ({@code TRACEE})
+   * would go unnoticed; YAML reads {@code OFF} unquoted as false, which Dropwizard takes as OFF.
+   */
+  private static void logging(LoggingFactory factory, List<String> problems) {
+    if (!(factory instanceof DefaultLoggingFactory logging)) {
+      return;
+    }
+    if (!knownLevel(logging.getLevel())) {
+      problems.add("logging.level " + LEVELS_RULE);
+    }
+    for (Map.Entry<String, JsonNode> logger : logging.getLoggers().entrySet()) {
+      JsonNode value = logger.getValue();
+      JsonNode level = value != null && value.isObject() ? value.get("level") : value;
+      if (level != null && !level.isNull() && !knownLevel(level.asText())) {
+        problems.add("logging.loggers." + logger.getKey() + " " + LEVELS_RULE);
+      }
+    }
+  }
+
+  private static boolean knownLevel(String level) {
+    return level != null && LEVELS.contains(level.toUpperCase(java.util.Locale.ROOT));
   }
 
   private static void busJobs(BusConfig bus, JobsConfig jobs, List<String> problems) {

@@ -1,12 +1,19 @@
 package dev.bothy.wire.config;
 
 import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonStreamContext;
+import com.fasterxml.jackson.core.exc.InputCoercionException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.cfg.CoercionAction;
+import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
+import com.fasterxml.jackson.databind.type.LogicalType;
 import io.dropwizard.configuration.ConfigurationException;
 import io.dropwizard.configuration.ConfigurationFactory;
 import io.dropwizard.configuration.ConfigurationFactoryFactory;
@@ -50,13 +57,20 @@ public final class SecretSafeConfigurationFactoryFactory<T>
   public ConfigurationFactory<T> create(
       Class<T> klass, Validator validator, ObjectMapper objectMapper, String propertyPrefix) {
     ConfigurationFactory<T> factory =
-        delegate.create(klass, validator, objectMapper, propertyPrefix);
+        delegate.create(klass, validator, strict(objectMapper), propertyPrefix);
     return new ConfigurationFactory<>() {
       @Override
       public T build(ConfigurationSourceProvider provider, String path)
           throws IOException, ConfigurationException {
         try {
           return factory.build(provider, path);
+        } catch (JsonMappingException e) {
+          // Thrown while the file is read into a tree, before Dropwizard maps it: a key twice.
+          String twice = duplicateKey(e);
+          if (twice == null) {
+            throw e;
+          }
+          throw new DuplicateKeyException(path, twice, location(e));
         } catch (ConfigurationParsingException e) {
           if (String.valueOf(e.getMessage()).contains("Malformed YAML")) {
             throw new MalformedYamlException(path, location(e));
@@ -77,6 +91,43 @@ public final class SecretSafeConfigurationFactoryFactory<T>
         return factory.build();
       }
     };
+  }
+
+  /**
+   * The mapper that reads the configuration: Jackson's defaults, except that a fraction is not cut
+   * to a whole number, a number is not a flag, and a key given twice is refused instead of the last
+   * one winning silently. Text stays readable as a number or a flag: {@code -Ddw.} overrides reach
+   * the configuration as text.
+   */
+  static ObjectMapper strict(ObjectMapper objectMapper) {
+    ObjectMapper strict =
+        objectMapper
+            .copy()
+            .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+            .enable(DeserializationFeature.FAIL_ON_READING_DUP_TREE_KEY);
+    strict
+        .coercionConfigFor(LogicalType.Boolean)
+        .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+        .setCoercion(CoercionInputShape.Float, CoercionAction.Fail);
+    return strict;
+  }
+
+  /** The dotted key a duplicate refers to, or null when the failure is something else. */
+  private static String duplicateKey(JsonMappingException e) {
+    if (!String.valueOf(e.getOriginalMessage()).startsWith("Duplicate field")
+        || !(e.getProcessor() instanceof JsonParser parser)) {
+      return null;
+    }
+    java.util.ArrayDeque<String> parts = new java.util.ArrayDeque<>();
+    for (JsonStreamContext c = parser.getParsingContext(); c != null; c = c.getParent()) {
+      if (c.inObject() && c.getCurrentName() != null) {
+        parts.addFirst("." + c.getCurrentName());
+      } else if (c.inArray()) {
+        parts.addFirst("[" + c.getCurrentIndex() + "]");
+      }
+    }
+    String key = String.join("", parts);
+    return key.isEmpty() ? null : key.startsWith(".") ? key.substring(1) : key;
   }
 
   private static String location(Throwable failure) {
@@ -123,6 +174,18 @@ public final class SecretSafeConfigurationFactoryFactory<T>
       type = mismatch.getTargetType();
     } else if (mapping instanceof ValueInstantiationException instantiation) {
       type = instantiation.getType().getRawClass();
+    }
+    for (Throwable t = mapping; type == null && t != null && t.getCause() != t; t = t.getCause()) {
+      if (t instanceof InputCoercionException outOfRange) {
+        // A whole number too large for its key's type: the range says what fits.
+        type = outOfRange.getTargetType();
+        if (type == int.class || type == Integer.class) {
+          return "a whole number from " + Integer.MIN_VALUE + " to " + Integer.MAX_VALUE;
+        }
+        if (type == long.class || type == Long.class) {
+          return "a whole number from " + Long.MIN_VALUE + " to " + Long.MAX_VALUE;
+        }
+      }
     }
     if (type == null) {
       return "a value of the type the configuration reference gives";
@@ -217,6 +280,21 @@ public final class SecretSafeConfigurationFactoryFactory<T>
             + ConfigurationReference.compact(max.value(), max.unit());
       }
       return message;
+    }
+  }
+
+  /** A key given twice in one mapping, named with its position and without either value. */
+  static final class DuplicateKeyException extends ConfigurationException {
+    private static final long serialVersionUID = 1L;
+
+    DuplicateKeyException(String path, String key, String where) {
+      super(
+          path,
+          List.of(
+              key
+                  + " is given twice (the second at "
+                  + where
+                  + "): keep one, since which one counts is not obvious"));
     }
   }
 
