@@ -27,9 +27,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>With {@code database.url} set it connects as {@code database.user} (runtime) or {@code
  * database.migrationUser} (migrations). Without it, it starts the embedded PostgreSQL on {@code
- * database.embedded.dataDirectory}, applies the changelog as the embedded superuser, and connects
- * as {@code database.user} (runtime) or the superuser ({@code db} commands, which need no roles to
- * exist first); the pool then owns the server and stops it when it closes.
+ * database.embedded.dataDirectory}, applies the changelog as the embedded superuser (runtime only:
+ * the {@code db} commands do what they are asked on the directory as it is), and connects as {@code
+ * database.user} (runtime) or the superuser ({@code db} commands, which need no roles to exist
+ * first); the pool then owns the server and stops it when it closes.
  */
 public final class HikariDataSourceFactory implements PooledDataSourceFactory {
   private static final Logger LOG = LoggerFactory.getLogger(HikariDataSourceFactory.class);
@@ -218,6 +219,11 @@ public final class HikariDataSourceFactory implements PooledDataSourceFactory {
             embedded.durable()
                 ? EmbeddedPostgresServer.Durability.DURABLE
                 : EmbeddedPostgresServer.Durability.THROWAWAY);
+    if (purpose == Purpose.MIGRATION) {
+      // The db command does what it was asked on the directory as it is: db migrate applies the
+      // changelog, a dry run prints it, db status lists what is pending (D-CK-18).
+      return server;
+    }
     try {
       List<String> applied = Migrator.migrate(server.superuserDataSource());
       // One line instead of Liquibase's lines per changeset, which a newcomer reads as noise.
@@ -226,9 +232,7 @@ public final class HikariDataSourceFactory implements PooledDataSourceFactory {
           Migrator.SCHEMA_VERSION,
           applied);
       MigrationRecorder.record(server.superuserDataSource(), config.txSettings());
-      if (purpose == Purpose.RUNTIME) {
-        server.setPassword(config.user());
-      }
+      server.setPassword(config.user());
     } catch (RuntimeException e) {
       server.close();
       throw e;

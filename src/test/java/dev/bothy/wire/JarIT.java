@@ -230,6 +230,18 @@ class JarIT {
   void db_migrate_and_db_status_run_from_the_jar_on_the_embedded_default() throws Exception {
     List<String> port = List.of("-Ddw.database.embedded.port=" + Http.freePort());
 
+    // On a new data directory a dry run prints the changelog's SQL and applies none of it, and
+    // status lists every changeset as pending (D-CK-18).
+    try (ChildJvm dryRun = ChildJvm.startJar(dir, port, "db", "migrate", "--dry-run")) {
+      ChildJvm.Result result = dryRun.await(START);
+      assertThat(result.exitCode()).as(result.output()).isZero();
+      assertThat(result.output()).contains("CREATE TABLE").doesNotContain("up to date");
+    }
+    try (ChildJvm pending = ChildJvm.startJar(dir, port, "db", "status")) {
+      ChildJvm.Result result = pending.await(START);
+      assertThat(result.exitCode()).as(result.output()).isZero();
+      assertThat(result.output()).contains("have not been applied");
+    }
     try (ChildJvm migrate = ChildJvm.startJar(dir, port, "db", "migrate")) {
       ChildJvm.Result result = migrate.await(START);
       assertThat(result.exitCode()).as(result.output()).isZero();

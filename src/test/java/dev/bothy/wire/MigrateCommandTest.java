@@ -174,6 +174,52 @@ class MigrateCommandTest {
   }
 
   @Test
+  void on_the_embedded_default_a_dry_run_and_status_change_nothing_and_migrate_applies_it_all()
+      throws Exception {
+    Path data = dir.resolve("pg");
+    Path config = dir.resolve("config.yml");
+    Files.writeString(
+        config, "database:\n  embedded:\n    dataDirectory: " + data + "\n    port: 0\n");
+
+    CommandLine.Outcome dryRun = CommandLine.run("db", "migrate", "--dry-run", config.toString());
+    assertThat(dryRun.succeeded()).isTrue();
+    CommandLine.Outcome status = CommandLine.run("db", "status", config.toString());
+    assertThat(status.succeeded()).isTrue();
+    assertThat(embeddedChangesets(data)).as("a dry run and status apply nothing").isEmpty();
+
+    assertThat(CommandLine.run("db", "migrate", config.toString()).failure()).isEmpty();
+    assertThat(embeddedChangesets(data)).hasSize((int) Migrator.SCHEMA_VERSION);
+  }
+
+  /** The changesets a stopped embedded data directory records, read by starting it. */
+  private static List<String> embeddedChangesets(Path data) {
+    try (dev.bothy.platform.pg.EmbeddedPostgresServer server =
+        dev.bothy.platform.pg.EmbeddedPostgresServer.start(
+            data,
+            0,
+            java.time.Duration.ofSeconds(60),
+            java.time.Duration.ZERO,
+            dev.bothy.platform.pg.EmbeddedPostgresServer.Durability.THROWAWAY)) {
+      List<String> ids = new ArrayList<>();
+      try (Connection c = server.superuserDataSource().getConnection();
+          Statement st = c.createStatement();
+          ResultSet rs =
+              st.executeQuery(
+                  "SELECT id FROM databasechangelog"
+                      + " WHERE to_regclass('public.databasechangelog') IS NOT NULL")) {
+        while (rs.next()) {
+          ids.add(rs.getString(1));
+        }
+      } catch (SQLException e) {
+        if (!"42P01".equals(e.getSQLState())) {
+          throw new IllegalStateException(e);
+        }
+      }
+      return ids;
+    }
+  }
+
+  @Test
   void db_migrate_as_a_role_without_the_rights_says_so_in_one_line_naming_the_keys()
       throws Exception {
     String url = PG.createEmptyDatabase("bothy_owner");
