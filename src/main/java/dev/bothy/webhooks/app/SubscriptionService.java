@@ -168,7 +168,12 @@ public final class SubscriptionService implements WebhookSubscriptions {
         () -> {
           Subscription s = locked(id).view();
           String newUrl = url.orElse(s.url());
-          List<String> newTypes = eventTypes.orElse(s.eventTypes());
+          // A set: the same types in another order are no change.
+          List<String> newTypes =
+              eventTypes
+                  .filter(
+                      t -> !java.util.Set.copyOf(t).equals(java.util.Set.copyOf(s.eventTypes())))
+                  .orElse(s.eventTypes());
           int newRate = change.rateLimit().orElse(s.rateLimit());
           if (newUrl.equals(s.url())
               && newTypes.equals(s.eventTypes())
@@ -383,20 +388,20 @@ public final class SubscriptionService implements WebhookSubscriptions {
     return url;
   }
 
+  /** The distinct types in their first order: a set, counted after repeats are dropped. */
   private List<String> checkTypes(List<String> eventTypes) {
-    if (eventTypes.isEmpty() || eventTypes.size() > settings.maxEventTypes()) {
-      throw BothyException.invalidAt(
-          "/event_types",
-          "event_types must name 1 to webhooks.maxEventTypes registered event types");
-    }
     LinkedHashSet<String> distinct = new LinkedHashSet<>();
     for (int i = 0; i < eventTypes.size(); i++) {
       String t = eventTypes.get(i);
-      if (types.find(t).isEmpty()) {
+      if (distinct.add(t) && types.find(t).isEmpty()) {
         throw BothyException.invalidAt(
             "/event_types/" + i, "event_types names an unknown event type");
       }
-      distinct.add(t);
+    }
+    if (distinct.isEmpty() || distinct.size() > settings.maxEventTypes()) {
+      throw BothyException.invalidAt(
+          "/event_types",
+          "event_types must name 1 to webhooks.maxEventTypes registered event types");
     }
     return List.copyOf(distinct);
   }

@@ -455,6 +455,37 @@ class WebhooksApiTest {
   }
 
   @Test
+  void event_types_are_a_set_repeats_and_order_change_nothing() throws Exception {
+    // More copies of one type than webhooks.maxEventTypes (50): one type is stored.
+    String many = String.join(",", java.util.Collections.nCopies(51, "\"settings.updated\""));
+    JsonNode repeated = created("{\"url\":\"" + hookUrl() + "\",\"event_types\":[" + many + "]}");
+    assertThat(repeated.get("subscription").get("event_types"))
+        .extracting(JsonNode::asText)
+        .containsExactly("settings.updated");
+
+    JsonNode sub =
+        created(
+                "{\"url\":\""
+                    + hookUrl()
+                    + "\",\"event_types\":[\"settings.updated\",\"system.pinged\"]}")
+            .get("subscription");
+    HttpResponse<String> reordered =
+        call(
+            "PATCH",
+            BASE + "/" + sub.get("id").asText(),
+            "{\"event_types\":[\"system.pinged\",\"settings.updated\",\"system.pinged\"]}",
+            ApiApp.ROBIN_WEBHOOKS);
+    assertThat(reordered.statusCode()).as(reordered.body()).isEqualTo(200);
+    assertThat(json(reordered)).as("the same set, updated_at included").isEqualTo(sub);
+    // The receiver is shared: other tests' events must not reach it signed with these secrets.
+    for (String id :
+        List.of(repeated.get("subscription").get("id").asText(), sub.get("id").asText())) {
+      assertThat(call("DELETE", BASE + "/" + id, null, ApiApp.ROBIN_WEBHOOKS).statusCode())
+          .isEqualTo(204);
+    }
+  }
+
+  @Test
   void bad_requests_are_problems_with_a_pointer_or_a_parameter() throws Exception {
     Map<String, String> bodies =
         Map.of(
