@@ -188,7 +188,8 @@ public final class PinnedHttpTransport implements WebhookTransport, AutoCloseabl
     int port = target.getPort() >= 0 ? target.getPort() : scheme.equals("https") ? 443 : 80;
     HttpHost pinned = new HttpHost(scheme, addresses.get(0), target.getHost(), port);
 
-    HttpPost post = new HttpPost(target);
+    // A request line carries ASCII only: a character beyond it goes out percent-encoded as UTF-8.
+    HttpPost post = new HttpPost(URI.create(target.toASCIIString()));
     request.headers().forEach(post::setHeader);
     String contentType = request.headers().getOrDefault("content-type", "application/json");
     post.setEntity(new ByteArrayEntity(request.body(), ContentType.parseLenient(contentType)));

@@ -116,6 +116,20 @@ class PinnedHttpTransportTest {
   }
 
   @Test
+  void a_path_beyond_ascii_goes_out_percent_encoded() {
+    // A request line carries ASCII only (RFC 9112); the URL as stored may hold any character.
+    receiver.respond(LoopbackReceiver.status(204, ""));
+    OutgoingRequest request =
+        request(receiver.uri(HOST, "/h\u00e9/\u00fcber?q=\u00e9"), "{}", TIMEOUT);
+
+    SendResult result =
+        transport(LOOPBACK_ALLOWED, ScriptedResolver.answering("127.0.0.1"), 100).send(request);
+
+    assertThat(result.status()).isEqualTo(204);
+    assertThat(receiver.received().get(0).path()).isEqualTo("/h%C3%A9/%C3%BCber?q=%C3%A9");
+  }
+
+  @Test
   void gone_is_reported() {
     receiver.respond(LoopbackReceiver.status(410, ""));
     SendResult result =
