@@ -15,8 +15,9 @@ import org.eclipse.jetty.util.Callback;
  * ({@code /v1/%2e%2e/...}), a duplicated or malformed header, a header or URI over the connector's
  * limits, an unparsable {@code Content-Type}. On the application connectors the answer is an RFC
  * 9457 problem document like every other API error, with Jetty's status unchanged and a fixed
- * detail per status: nothing of the request (Jetty's reason may quote it) and no stack trace. Other
- * connectors (the admin port) keep Jetty's own answer.
+ * detail per status: nothing of the request (Jetty's reason may quote it) and no stack trace, with
+ * {@code X-Content-Type-Options: nosniff} as every routed answer has it. Other connectors (the
+ * admin port) keep Jetty's own answer.
  */
 final class ProblemErrorHandler extends ErrorHandler {
   /** The name Dropwizard gives the application connectors. */
@@ -59,6 +60,8 @@ final class ProblemErrorHandler extends ErrorHandler {
       return;
     }
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, ProblemMapper.PROBLEM_JSON);
+    // As on every routed answer (NoSniffFilter, D-API-18), which these never reach.
+    response.getHeaders().put("X-Content-Type-Options", "nosniff");
     response.write(true, ByteBuffer.wrap(problems.beforeRouting(code)), callback);
   }
 

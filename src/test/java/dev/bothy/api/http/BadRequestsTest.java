@@ -486,6 +486,15 @@ class BadRequestsTest {
         new RefusedByJetty(
             "a space in a header name",
             "GET /v1/events HTTP/1.1\r\nHost: a\r\nBad Header: 1\r\n" + auth + "\r\n",
+            400),
+        new RefusedByJetty(
+            "a TRACE", "TRACE /v1/events HTTP/1.1\r\nHost: a\r\n" + auth + "\r\n", 405),
+        new RefusedByJetty(
+            "an unparsable Content-Type",
+            "POST /v1/events HTTP/1.1\r\nHost: a\r\nContent-Type: ;;;\r\n"
+                + "Content-Length: 2\r\n"
+                + auth
+                + "\r\n{}",
             400));
   }
 
@@ -498,6 +507,7 @@ class BadRequestsTest {
 
     assertThat(answer.status()).isEqualTo(refused.status());
     assertThat(answer.header("Content-Type")).hasValue("application/problem+json");
+    assertThat(answer.header("X-Content-Type-Options")).hasValue("nosniff");
     assertThat(answer.header("Server")).as("no server name or version").isEmpty();
     JsonNode problem = ApiApp.json(answer.body());
     assertThat(problem.get("status").asInt()).isEqualTo(refused.status());
