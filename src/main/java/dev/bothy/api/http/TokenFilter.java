@@ -52,7 +52,7 @@ public final class TokenFilter implements ContainerRequestFilter {
     }
     // Whatever this filter refuses, the body stays unread (no 100 Continue for it, D-API-17).
     request.setProperty(DeclaredLengthFilter.BODY_NOT_READ, Boolean.TRUE);
-    String header = request.getHeaderString(HttpHeaders.AUTHORIZATION);
+    String header = authorization(request);
     if (!bearer(header)) {
       throw unauthorized("Send Authorization: Bearer <token> with a token of api.tokens.");
     }
@@ -93,6 +93,19 @@ public final class TokenFilter implements ContainerRequestFilter {
   }
 
   /**
+   * The one {@code Authorization} header; two are refused as such, since the container joins them
+   * with a comma into a value that matches no token and would be reported as an unknown token.
+   */
+  private static String authorization(ContainerRequestContext request) {
+    java.util.List<String> values = request.getHeaders().get(HttpHeaders.AUTHORIZATION);
+    if (values != null && values.size() > 1) {
+      request.setProperty(DeclaredLengthFilter.BODY_NOT_READ, Boolean.TRUE);
+      throw unauthorized("Send one Authorization header.");
+    }
+    return request.getHeaderString(HttpHeaders.AUTHORIZATION);
+  }
+
+  /**
    * Refuses a request without a token of {@code api.tokens}, whatever its scopes, with the same
    * {@code 401} as {@link #filter}: for the check before the route is matched, so a stranger gets
    * {@code 401} and not the route's {@code 404}, {@code 406} or {@code 415} (D-API-18).
@@ -101,7 +114,7 @@ public final class TokenFilter implements ContainerRequestFilter {
    * @throws ApiProblem {@code unauthorized}
    */
   void requireKnown(ContainerRequestContext request) {
-    String header = request.getHeaderString(HttpHeaders.AUTHORIZATION);
+    String header = authorization(request);
     if (!bearer(header)) {
       request.setProperty(DeclaredLengthFilter.BODY_NOT_READ, Boolean.TRUE);
       throw unauthorized("Send Authorization: Bearer <token> with a token of api.tokens.");

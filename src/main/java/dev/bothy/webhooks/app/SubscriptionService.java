@@ -238,7 +238,7 @@ public final class SubscriptionService implements WebhookSubscriptions {
               stored.view().previousSecretExpiresAt().filter(now::isBefore);
           if (stillSigning.isPresent()) {
             throw BothyException.conflict(
-                "the secret replaced by the last rotation signs until previous_secret_expires_at "
+                "The secret replaced by the last rotation signs until previous_secret_expires_at "
                     + stillSigning.get()
                     + " (webhooks.secretRotationWindow); rotating again now would stop it at once"
                     + " while receivers may still hold it: rotate after that time");
@@ -315,7 +315,7 @@ public final class SubscriptionService implements WebhookSubscriptions {
           StoredSubscription stored = locked(id);
           Subscription s = stored.view();
           if (s.state() != SubscriptionState.ACTIVE) {
-            throw BothyException.conflict("the subscription is disabled; enable it first");
+            throw BothyException.conflict("The subscription is disabled; enable it first");
           }
           ReadResult read = log.readAfter(Math.max(0, eventSeq - 1), 1);
           boolean found =

@@ -557,6 +557,8 @@ class BadRequestsTest {
                     .build());
     assertThat(response.statusCode()).isEqualTo(401);
     assertThat(ApiApp.json(response).get("type").asText()).isEqualTo("unauthorized");
+    assertThat(ApiApp.json(response).get("detail").asText())
+        .isEqualTo("Send one Authorization header.");
     assertThat(response.body()).doesNotContain(ApiApp.ALEX).doesNotContain(ApiApp.SAM);
     assertThat(APP.app().head()).isEqualTo(before);
   }
