@@ -78,6 +78,11 @@ public record NetworkPolicy(List<Cidr> allowedNetworks, boolean allowPlainHttp) 
     allowedNetworks = List.copyOf(Objects.requireNonNull(allowedNetworks, "allowedNetworks"));
   }
 
+  private static boolean httpScheme(URI target) {
+    String scheme = target.getScheme();
+    return scheme != null && (scheme.equalsIgnoreCase("https") || scheme.equalsIgnoreCase("http"));
+  }
+
   /**
    * Checks a target's form: an absolute {@code http} or {@code https} URL ({@code https} only
    * unless plain HTTP is allowed) with a host, no user information and no port outside 1 to 65535
@@ -88,12 +93,17 @@ public record NetworkPolicy(List<Cidr> allowedNetworks, boolean allowPlainHttp) 
    * @throws WebhookTargetRefused with the reason, when refused
    */
   public void checkTarget(URI target) {
+    if (target != null && target.isOpaque() && httpScheme(target)) {
+      // "https:example.com/hook": the scheme is right, the "//" before the host is missing.
+      throw new WebhookTargetRefused(
+          Reason.NO_HOST, "a webhook target must name a host after its scheme: https://host/...");
+    }
     if (target == null || !target.isAbsolute() || target.isOpaque()) {
       throw new WebhookTargetRefused(
           Reason.SCHEME, "a webhook target must be an absolute http or https URL");
     }
     String scheme = target.getScheme().toLowerCase(Locale.ROOT);
-    if (!scheme.equals("https") && !scheme.equals("http")) {
+    if (!httpScheme(target)) {
       throw new WebhookTargetRefused(
           Reason.SCHEME, "a webhook target must be an http or https URL");
     }

@@ -179,6 +179,11 @@ class NetworkPolicyTest {
     assertThatThrownBy(() -> STRICT.checkTarget(URI.create("https:///path")))
         .isInstanceOfSatisfying(
             WebhookTargetRefused.class, e -> assertThat(e.code()).isEqualTo("no_host"));
+    // The scheme is right; the "//" before the host is what is missing.
+    assertThatThrownBy(() -> STRICT.checkTarget(URI.create("https:example.com/hook")))
+        .isInstanceOfSatisfying(
+            WebhookTargetRefused.class, e -> assertThat(e.code()).isEqualTo("no_host"))
+        .hasMessageContaining("https://");
     assertThatThrownBy(() -> STRICT.checkTarget(null)).isInstanceOf(WebhookTargetRefused.class);
   }
 
