@@ -45,6 +45,8 @@ final class RoleCommand extends ServerCommand<BothyConfiguration> {
       server.setApplicationConnectors(List.of());
     }
     AdminPort.bindLoopbackByDefault(server);
+    // Before the database: a taken port ends the start in one line, nothing started (D-CK-19).
+    ConnectorPorts.checkFree(server);
     super.run(bootstrap, namespace, config);
   }
 

@@ -32,6 +32,23 @@ class RoleStartErrorsTest {
   }
 
   @Test
+  void a_taken_port_ends_the_start_before_the_database_opens_without_a_stack_trace()
+      throws Exception {
+    try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      // No server listens on port 1: reaching the database first would fail on it instead.
+      Result failed =
+          failedStart(
+              "all",
+              "jdbc:postgresql://127.0.0.1:1/bothy\n  password: robin-pw",
+              taken.getLocalPort());
+      assertThat(failed.lastLine())
+          .startsWith("all: cannot listen on 127.0.0.1:" + taken.getLocalPort())
+          .contains("server.applicationConnectors[0]");
+      assertThat(failed.output()).doesNotContain("\tat ").doesNotContain("cannot connect");
+    }
+  }
+
+  @Test
   void a_database_never_migrated_ends_the_start_in_one_line_saying_run_db_migrate()
       throws Exception {
     assertThat(lastLineOfAFailedStart("worker", PG.createEmptyDatabase("bothy_owner"), 0))
@@ -43,6 +60,13 @@ class RoleStartErrorsTest {
   /** Starts the role in a child JVM, expects it to fail, and returns its output's last line. */
   private String lastLineOfAFailedStart(String role, String databaseUrl, int port)
       throws Exception {
+    return failedStart(role, databaseUrl, port).lastLine();
+  }
+
+  /** A failed start's whole output and its last line. */
+  private record Result(String output, String lastLine) {}
+
+  private Result failedStart(String role, String databaseUrl, int port) throws Exception {
     Path config = dir.resolve("config.yml");
     Files.writeString(
         config,
@@ -59,7 +83,7 @@ class RoleStartErrorsTest {
 
       assertThat(result.exitCode()).isNotZero();
       String output = result.output().strip();
-      return output.substring(output.lastIndexOf('\n') + 1);
+      return new Result(output, output.substring(output.lastIndexOf('\n') + 1));
     }
   }
 }
