@@ -83,6 +83,7 @@ public record ApiComponents(List<Object> components, EventStreams streams) {
             tokens,
             new StrangerFilter(tokens),
             new NoSniffFilter(),
+            new SingleQueryParameters(),
             new DeclaredLengthFilter(tokens, reader, settings.maxRequestBytes()),
             new MetricsFilter(metrics),
             new StreamFlushInterceptor(),

@@ -564,6 +564,27 @@ class BadRequestsTest {
   }
 
   @Test
+  void a_query_parameter_given_twice_is_refused_unless_it_is_a_list() throws Exception {
+    Map<String, String> tokens =
+        Map.of(
+            "/v1/events?after=0&limit=2&limit=3",
+            ApiApp.SAM,
+            "/v1/webhooks/subscriptions?limit=2&limit=3",
+            ApiApp.ROBIN_WEBHOOKS);
+    for (String path : tokens.keySet()) {
+      HttpResponse<String> response = APP.app().get(path, tokens.get(path));
+      assertThat(response.statusCode()).as(path).isEqualTo(400);
+      JsonNode problem = ApiApp.json(response);
+      assertThat(problem.get("parameter").asText()).as(path).isEqualTo("limit");
+      assertThat(problem.get("detail").asText()).as(path).isEqualTo("Send limit once.");
+    }
+    // type is a list: each one adds a type to the filter.
+    HttpResponse<String> types =
+        APP.app().get("/v1/events?after=0&type=settings.updated&type=system.pinged", ApiApp.SAM);
+    assertThat(types.statusCode()).as(types.body()).isEqualTo(200);
+  }
+
+  @Test
   void a_405_names_the_allowed_methods() throws Exception {
     HttpResponse<String> response =
         APP.app()
