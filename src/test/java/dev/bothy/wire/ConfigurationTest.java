@@ -137,6 +137,19 @@ class ConfigurationTest {
   }
 
   @Test
+  void every_level_logback_knows_passes_including_off_which_yaml_reads_as_false()
+      throws IOException {
+    Path config =
+        write(
+            "logging:\n  level: OFF\n  loggers:\n    dev.bothy: debug\n    org.eclipse.jetty:\n"
+                + "      level: WARN\n    io.zonky: off\n");
+
+    CommandLine.Outcome outcome = CommandLine.run("check", config.toString());
+
+    assertThat(outcome.succeeded()).as(outcome.err()).isTrue();
+  }
+
+  @Test
   void numbers_and_flags_from_system_properties_are_still_read_as_such() throws IOException {
     // -Ddw. overrides reach the configuration as text; they must keep working for numbers and
     // flags, so text stays readable as a number where a fraction does not.
