@@ -36,10 +36,16 @@ final class DbCommand extends io.dropwizard.migrations.DbCommand<BothyConfigurat
       throws Exception {
     this.configuration = config;
     refuseTagNamedLikeTheFile(namespace);
-    if ("rollback".equals(namespace.getString("subcommand"))) {
-      // Every changeset would refuse, but only after Liquibase printed its rollback and errors on
-      // standard output, the command's answer: refused before any database opens.
+    String subcommand = namespace.getString("subcommand");
+    // Both need rollbacks, which no changeset has; refused before any database opens.
+    if ("rollback".equals(subcommand)) {
+      // Liquibase would print its rollback and errors on standard output, the command's answer.
       throw new NoRollback();
+    }
+    if ("test".equals(subcommand)) {
+      // Liquibase's test migrates, rolls back and migrates again: it would stop after the first
+      // step, the schema applied and no instance record written.
+      throw new RollsForwardOnly();
     }
     // Progress on standard error, at the configured level; standard output is the answer.
     JobsCommand.logToStandardError(bootstrap, config, java.util.Optional.empty());
@@ -48,12 +54,6 @@ final class DbCommand extends io.dropwizard.migrations.DbCommand<BothyConfigurat
 
   @Override
   public void run(Namespace namespace, Liquibase liquibase) throws Exception {
-    if ("test".equals(namespace.getString("subcommand"))) {
-      // Liquibase's test migrates, rolls back and migrates again: with changesets that roll
-      // forward only it would stop after the first step, the schema applied and no instance
-      // record written. Refused before it starts.
-      throw new RollsForwardOnly();
-    }
     super.run(namespace, liquibase);
     if ("migrate".equals(namespace.getString("subcommand"))
         && !Boolean.TRUE.equals(namespace.getBoolean("dry-run"))) {
