@@ -3,197 +3,198 @@ package dev.bothy.kernel.txn;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
 
 /**
- * A group commit: concurrent callers' items share one unit of work. Each caller queues its item and
- * waits; when no unit of this group commit runs, the caller runs one for everything queued, and the
- * others return once their item is in a committed unit. While one unit runs, the next batch
- * gathers, so a busy caller population runs one unit per batch instead of one per item; a lone
- * caller runs a batch of one.
+ * A group commit: items of many callers share one unit of work, run by one thread of its own, and
+ * no caller holds a thread while it waits (ADR 0031). {@link #submit} queues the item and returns a
+ * future; the group's thread runs one unit for everything queued, completes the futures of the
+ * items it committed, and runs the next unit for what queued meanwhile. A busy caller population
+ * thus runs one unit per batch instead of one per item; a lone caller gets a batch of one.
  *
- * <p>Promises each caller what a unit of its own would: when {@link #submit} returns, the item's
- * unit has committed and the result is the item's; when it throws, nothing of the item is
- * committed. A batch whose unit throws is run again one item per unit, so one bad item fails alone;
- * an {@link Error} is not retried and reaches every caller of its batch whose item has not
- * committed (the same instance, thrown in each of their threads).
+ * <p>Promises each item what a unit of its own would: its future completes with the item's result
+ * once its unit committed, or exceptionally with what the unit threw for it, and then nothing of
+ * the item is committed. A batch whose unit throws a {@link RuntimeException} is run again one item
+ * per unit, so one bad item fails alone; an {@link Error} is not retried and fails every item of
+ * its batch (the same instance), and the group goes on with the next batch. At most one unit of a
+ * group commit runs at a time.
  *
- * <p>A caller whose item another thread wrote is woken by that thread and returns: it never runs or
- * waits for a later unit (D-WB-4). The thread that ran a unit wakes the first caller still queued
- * before those it wrote for, so the next unit starts first (unless a caller that just arrived
- * starts it). At most one unit of a group commit runs at a time, and a batch is at most the number
- * of threads that call it, since each waits for its own.
+ * <p>The futures complete on the group's thread, so what a caller chains to them without an
+ * executor runs there, before the next unit: it must be short and must not block (a network send
+ * handed to a client is fine, a unit of work is not). The thread, named as the group, starts with
+ * the first item and ends after a minute without one.
  *
  * <pre>{@code
- * GroupCommit<Attempt, Boolean> recorded = new GroupCommit<>(unitOfWork, this::writeAll);
- * recorded.submit(attempt); // returns once the attempt's unit committed
+ * GroupCommit<Attempt, Boolean> recorded =
+ *     new GroupCommit<>("bothy-webhooks-record", unitOfWork, this::writeAll);
+ * recorded.submit(attempt).thenAccept(written -> ...); // after the attempt's unit committed
  * }</pre>
  *
  * @param <I> the item a caller brings
  * @param <O> the result each item gets
  */
 public final class GroupCommit<I, O> {
+  // An idle group gives its thread back after this long; the next item starts another.
+  private static final long IDLE_SECONDS = 60;
+
   private final UnitOfWork unitOfWork;
   private final Function<List<I>, List<O>> work;
   private final ConcurrentLinkedQueue<Pending<I, O>> queue = new ConcurrentLinkedQueue<>();
-  // Who runs the unit; not a lock, so a caller whose item is written never queues behind it.
-  private final AtomicBoolean running = new AtomicBoolean();
+  // Whether a drain is scheduled or runs; the one who sets it hands the drain to the thread.
+  private final AtomicBoolean draining = new AtomicBoolean();
+  private final ThreadPoolExecutor thread;
+
+  private record Pending<I, O>(I item, CompletableFuture<O> outcome) {}
 
   /**
    * Creates a group commit.
    *
+   * @param name the name of its thread, {@code bothy-<module>-<what>}
    * @param unitOfWork runs each batch in its own unit
    * @param work the work of one batch, in its unit: one result per item, in the items' order; may
    *     run more than once for the same items (a retried unit, or the items one by one after the
    *     batch failed)
    */
-  public GroupCommit(UnitOfWork unitOfWork, Function<List<I>, List<O>> work) {
+  public GroupCommit(String name, UnitOfWork unitOfWork, Function<List<I>, List<O>> work) {
+    Objects.requireNonNull(name, "name");
     this.unitOfWork = Objects.requireNonNull(unitOfWork, "unitOfWork");
     this.work = Objects.requireNonNull(work, "work");
+    this.thread =
+        new ThreadPoolExecutor(
+            1,
+            1,
+            IDLE_SECONDS,
+            TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(),
+            r -> {
+              Thread t = new Thread(r, name);
+              t.setDaemon(true);
+              return t;
+            });
+    thread.allowCoreThreadTimeOut(true);
   }
 
   /**
-   * Runs the item's part in a unit shared with whatever other threads queued meanwhile, and returns
-   * once that unit committed. Outside any unit of work.
+   * Queues the item for the next unit and returns at once. Outside any unit of work (the item is
+   * written in a unit of the group's own, never in the caller's).
    *
-   * <p>The wait ignores interrupts and sets the thread's interrupt flag again on return: the caller
-   * needs the outcome, and a unit is bounded by the database's timeouts. An interrupt that is
-   * pending when this thread starts a unit is held back from it, so a caller interrupted while it
-   * waited does not fail the others' items; one that arrives while the unit runs reaches that unit
-   * (which fails as its unit of work says, and the items are run again one per unit as after any
-   * failure).
+   * @param item the caller's item
+   * @return completes with the item's result once its unit committed; exceptionally with what the
+   *     unit threw for this item (an {@code IllegalStateException} when the work returned a result
+   *     list of the wrong size), and then nothing of the item is committed
+   */
+  public CompletableFuture<O> submit(I item) {
+    CompletableFuture<O> outcome = new CompletableFuture<>();
+    queue.add(new Pending<>(item, outcome));
+    if (draining.compareAndSet(false, true)) {
+      thread.execute(this::drain);
+    }
+    return outcome;
+  }
+
+  /**
+   * Submits the item and waits for its outcome: for callers that hold a thread anyway.
    *
    * @param item the caller's item
    * @return the item's result from the unit that committed it
-   * @throws RuntimeException what the unit threw for this item (an {@code IllegalStateException}
-   *     when the work returned a result list of the wrong size); nothing of the item is committed
+   * @throws RuntimeException what the unit threw for this item; nothing of it is committed
    * @throws Error what the unit of the item's batch threw
    */
-  public O submit(I item) {
-    Pending<I, O> mine = new Pending<>(item, Thread.currentThread());
-    queue.add(mine);
-    boolean interrupted = Thread.interrupted();
+  public O await(I item) {
     try {
-      while (!mine.done) {
-        if (!running.compareAndSet(false, true)) {
-          LockSupport.park(this);
-          interrupted |= Thread.interrupted();
-          continue;
-        }
-        if (mine.done) {
-          // Written by the unit that just ended, which set it before it let go: the next unit is
-          // the first queued caller's, woken by that unit; this one only has to return.
-          running.set(false);
-          wakeNext();
-          break;
-        }
-        interrupted |= runQueued();
+      return submit(item).join();
+    } catch (CompletionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof RuntimeException r) {
+        throw r;
       }
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
+      if (cause instanceof Error x) {
+        throw x;
       }
+      throw e;
     }
-    return mine.outcome();
   }
 
-  /** How many items wait for a unit; for tests. */
+  /**
+   * How many items wait for a unit; for tests.
+   *
+   * @return the queued items, not counting those of the unit that runs
+   */
   public int queued() {
     return queue.size();
   }
 
-  /**
-   * Wakes the first queued caller so it runs the next unit. Any caller queued now is behind it, and
-   * whoever takes the items before it is woken here ends its own unit with this call too.
-   */
-  private void wakeNext() {
-    Pending<I, O> head = queue.peek();
-    if (head != null) {
-      LockSupport.unpark(head.waiter);
-    }
-  }
-
-  /**
-   * Runs one unit for every queued item, then lets go and wakes the next unit's caller before the
-   * callers it wrote for. Returns whether an interrupt was held back from the units.
-   */
-  private boolean runQueued() {
-    List<Pending<I, O>> batch = new ArrayList<>();
-    Throwable thrown = null;
-    try {
-      for (Pending<I, O> p = queue.poll(); p != null; p = queue.poll()) {
-        try {
-          batch.add(p);
-        } catch (Error e) {
-          // Out of memory while growing the batch: the item in hand is in neither the queue
-          // nor the batch, so it gets its outcome here.
-          p.fail(e);
-          p.wake();
-          throw e;
-        }
-      }
-      return run(batch);
-    } catch (RuntimeException | Error e) {
-      thrown = e;
-      throw e;
-    } finally {
-      for (Pending<I, O> p : batch) {
-        if (!p.done) {
-          p.fail(
-              thrown != null
-                  ? thrown
-                  : new IllegalStateException("the group commit's unit ended without an outcome"));
-        }
-      }
-      running.set(false);
-      // The next unit first: a caller that queued while this one ran found it running and waits
-      // to be told; the callers whose items this unit wrote only have to return.
-      wakeNext();
-      for (Pending<I, O> p : batch) {
-        p.wake();
-      }
-    }
-  }
-
-  /**
-   * Runs the batch and sets each item's outcome. Returns whether an interrupt was held back: each
-   * unit starts with the flag cleared, so a caller's interrupt fails no one else's item; an {@link
-   * Error} leaves with the flag set again.
-   */
-  private boolean run(List<Pending<I, O>> batch) {
-    if (batch.isEmpty()) {
-      return false;
-    }
-    boolean interrupted = Thread.interrupted();
-    try {
+  /** Runs units until nothing is queued; a submit that finds no drain running starts one. */
+  private void drain() {
+    while (true) {
       try {
-        List<O> out = runUnit(batch);
-        for (int i = 0; i < batch.size(); i++) {
-          batch.get(i).complete(out.get(i));
-        }
-      } catch (RuntimeException batchFailed) {
-        if (batch.size() == 1) {
-          batch.get(0).fail(batchFailed);
-        } else {
-          for (Pending<I, O> p : batch) {
-            interrupted |= Thread.interrupted();
-            try {
-              p.complete(runUnit(List.of(p)).get(0));
-            } catch (RuntimeException failed) {
-              p.fail(failed);
-            }
-          }
+        runQueued();
+      } finally {
+        draining.set(false);
+      }
+      // An item queued after the last poll but before the flag fell found a drain running and
+      // left it to this one.
+      if (queue.isEmpty() || !draining.compareAndSet(false, true)) {
+        return;
+      }
+    }
+  }
+
+  private void runQueued() {
+    for (List<Pending<I, O>> batch = poll(); !batch.isEmpty(); batch = poll()) {
+      run(batch);
+    }
+  }
+
+  private List<Pending<I, O>> poll() {
+    List<Pending<I, O>> batch = new ArrayList<>();
+    for (Pending<I, O> p = queue.poll(); p != null; p = queue.poll()) {
+      batch.add(p);
+    }
+    return batch;
+  }
+
+  /** Runs the batch and completes each item's future; a failed batch goes again item by item. */
+  private void run(List<Pending<I, O>> batch) {
+    List<O> out;
+    try {
+      out = runUnit(batch);
+    } catch (RuntimeException batchFailed) {
+      if (batch.size() == 1) {
+        batch.get(0).outcome().completeExceptionally(batchFailed);
+        return;
+      }
+      for (Pending<I, O> p : batch) {
+        try {
+          O one = runUnit(List.of(p)).get(0);
+          p.outcome().complete(one);
+        } catch (RuntimeException failed) {
+          p.outcome().completeExceptionally(failed);
+        } catch (Error e) { // NOPMD: every item still waiting learns of it
+          failAll(batch, e);
+          return;
         }
       }
-      return interrupted | Thread.interrupted();
-    } catch (Error e) {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
-      throw e;
+      return;
+    } catch (Error e) { // NOPMD: every item of the batch learns of it; the group goes on
+      failAll(batch, e);
+      return;
+    }
+    for (int i = 0; i < batch.size(); i++) {
+      batch.get(i).outcome().complete(out.get(i));
+    }
+  }
+
+  private static <I, O> void failAll(List<Pending<I, O>> batch, Error e) {
+    for (Pending<I, O> p : batch) {
+      p.outcome().completeExceptionally(e);
     }
   }
 
@@ -201,7 +202,7 @@ public final class GroupCommit<I, O> {
   private List<O> runUnit(List<Pending<I, O>> batch) {
     List<I> items = new ArrayList<>(batch.size());
     for (Pending<I, O> p : batch) {
-      items.add(p.item);
+      items.add(p.item());
     }
     return unitOfWork.run(
         () -> {
@@ -216,50 +217,5 @@ public final class GroupCommit<I, O> {
           }
           return out;
         });
-  }
-
-  /** One caller's item and its outcome; the outcome is published by the volatile flag. */
-  private static final class Pending<I, O> {
-    final I item;
-    final Thread waiter;
-    private O result;
-    private Throwable failure;
-    volatile boolean done;
-
-    Pending(I item, Thread waiter) {
-      this.item = item;
-      this.waiter = waiter;
-    }
-
-    void complete(O value) {
-      result = value;
-      done = true;
-    }
-
-    void fail(Throwable cause) {
-      failure = cause;
-      done = true;
-    }
-
-    /** Wakes the caller once its outcome is set; a caller parked or about to park returns. */
-    void wake() {
-      // The caller that ran the unit is awake and needs no permit.
-      if (waiter != Thread.currentThread()) {
-        LockSupport.unpark(waiter);
-      }
-    }
-
-    O outcome() {
-      if (failure instanceof RuntimeException r) {
-        throw r;
-      }
-      if (failure instanceof Error e) {
-        throw e;
-      }
-      if (failure != null) {
-        throw new IllegalStateException(failure);
-      }
-      return result;
-    }
   }
 }

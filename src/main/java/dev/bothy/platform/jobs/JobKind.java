@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 
 /**
  * A kind of job: its name, the record type of its arguments, its queue, attempts, priority, timeout
@@ -39,6 +41,7 @@ public final class JobKind<A extends Record> {
   private final String name;
   private final Class<A> argsType;
   private final JobWork<A> work;
+  private final Optional<AsyncJobWork<A>> asyncWork;
   private final String queue;
   private final OptionalInt maxAttempts;
   private final int priority;
@@ -49,6 +52,7 @@ public final class JobKind<A extends Record> {
     this.name = b.name;
     this.argsType = b.argsType;
     this.work = b.work;
+    this.asyncWork = b.asyncWork;
     this.queue = b.queue;
     this.maxAttempts = b.maxAttempts;
     this.priority = b.priority;
@@ -72,6 +76,47 @@ public final class JobKind<A extends Record> {
   }
 
   /**
+   * Starts a kind whose work does not hold a thread while it waits ({@link AsyncJobWork}).
+   *
+   * @param name {@code module.name}, as for {@link #builder}
+   * @param argsType the args record type
+   * @param work the work function
+   * @param <A> the args record type
+   * @return a builder
+   */
+  public static <A extends Record> Builder<A> asyncBuilder(
+      String name, Class<A> argsType, AsyncJobWork<A> work) {
+    Objects.requireNonNull(work, "work");
+    Builder<A> b = new Builder<>(name, argsType, (context, args) -> awaited(work, context, args));
+    b.asyncWork = Optional.of(work);
+    return b;
+  }
+
+  /**
+   * An asynchronous work run to its end on the calling thread, which also runs what it would hand
+   * to the blocking executor: the {@link #work()} of an asynchronous kind, for callers outside the
+   * runtime such as tools and tests.
+   */
+  private static <A extends Record> void awaited(AsyncJobWork<A> work, JobContext context, A args)
+      throws Exception {
+    try {
+      work.start(context, args, Runnable::run).toCompletableFuture().get();
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof CompletionException wrapped && wrapped.getCause() != null) {
+        cause = wrapped.getCause();
+      }
+      if (cause instanceof Exception x) {
+        throw x;
+      }
+      if (cause instanceof Error x) {
+        throw x;
+      }
+      throw e;
+    }
+  }
+
+  /**
    * The name.
    *
    * @return the kind's name, stored in {@code jobs.kind}
@@ -90,12 +135,22 @@ public final class JobKind<A extends Record> {
   }
 
   /**
-   * The work function.
+   * The work function; for an asynchronous kind, one that starts the work and waits for its end.
    *
    * @return the function
    */
   public JobWork<A> work() {
     return work;
+  }
+
+  /**
+   * The asynchronous work function, when the kind was built with {@link #asyncBuilder}: the runtime
+   * starts it on its fetch thread and holds the job's slot until it ends.
+   *
+   * @return the function, or empty for a kind whose work runs on a worker thread
+   */
+  public Optional<AsyncJobWork<A>> asyncWork() {
+    return asyncWork;
   }
 
   /**
@@ -158,6 +213,7 @@ public final class JobKind<A extends Record> {
     private final String name;
     private final Class<A> argsType;
     private final JobWork<A> work;
+    private Optional<AsyncJobWork<A>> asyncWork = Optional.empty();
     private String queue = DEFAULT_QUEUE;
     private OptionalInt maxAttempts = OptionalInt.empty();
     private int priority = HIGHEST_PRIORITY;
@@ -207,8 +263,8 @@ public final class JobKind<A extends Record> {
     }
 
     /**
-     * Sets the timeout of one attempt; past it the work's thread is interrupted and the attempt
-     * fails.
+     * Sets the timeout of one attempt; past it the work's thread is interrupted (an asynchronous
+     * work's future cancelled) and the attempt fails.
      *
      * @param timeout more than zero, and less than {@code jobs.rescueAfter}
      * @return this builder

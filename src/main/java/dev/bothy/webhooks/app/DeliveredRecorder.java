@@ -12,21 +12,23 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Records the successes of unordered deliveries (and resends) with a group commit (D-WP-3, a {@link
- * GroupCommit}): each delivery thread queues its attempt and waits; one thread runs one unit for
- * everything queued (lock the subscription rows in id order, insert the attempts, end the failure
- * streaks and raise the last delivered numbers, complete the attempts' jobs, D-WB-3), and the
- * others return once their attempt is in a committed unit. While one unit commits, the next batch
- * gathers, so a busy process writes one unit per batch instead of one per delivery.
+ * GroupCommit}): each delivery queues its attempt without waiting; the thread {@code
+ * bothy-webhooks-record} runs one unit for everything queued (lock the subscription rows in id
+ * order, insert the attempts, end the failure streaks and raise the last delivered numbers,
+ * complete the attempts' jobs, D-WB-3), then completes each attempt's future. While one unit
+ * commits, the next batch gathers, so a busy process writes one unit per batch instead of one per
+ * delivery.
  *
- * <p>Promises the same as the unit it replaces: when {@link #record} returns, the attempt and its
- * consequences are committed; when it throws, they are not and the job fails (and is retried). A
- * batch is at most the number of delivery threads of the process (the {@code webhooks} queue's
- * workers), since each waits for its own. A batch whose unit fails is written again one attempt per
- * unit, so one bad attempt fails alone. An attempt of a subscription deleted meanwhile is dropped,
- * as the single unit did.
+ * <p>Promises the same as the unit it replaces: when an attempt's future completes normally, the
+ * attempt and its consequences are committed; when exceptionally, they are not and the job fails
+ * (and is retried). A batch is at most the deliveries the process runs at once (the {@code
+ * webhooks} queue's slots). A batch whose unit fails is written again one attempt per unit, so one
+ * bad attempt fails alone. An attempt of a subscription deleted meanwhile is dropped, as the single
+ * unit did.
  */
 final class DeliveredRecorder {
   private final SubscriptionRepository subscriptions;
@@ -56,7 +58,7 @@ final class DeliveredRecorder {
     this.attempts = Objects.requireNonNull(attempts, "attempts");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.completions = Objects.requireNonNull(completions, "completions");
-    this.commit = new GroupCommit<>(unitOfWork, this::write);
+    this.commit = new GroupCommit<>("bothy-webhooks-record", unitOfWork, this::write);
   }
 
   /**
@@ -70,6 +72,20 @@ final class DeliveredRecorder {
    * @throws RuntimeException what the database threw for this attempt; nothing of it is committed
    */
   boolean record(Attempt attempt, JobContext job) {
+    return commit.await(new Pending(attempt, job));
+  }
+
+  /**
+   * Queues a delivered attempt and its job for the next unit and returns at once.
+   *
+   * @param attempt the delivered attempt
+   * @param job the attempt's job, completed in the same unit
+   * @return completes on the recording thread, {@code bothy-webhooks-record}, once the unit
+   *     committed: with whether the attempt was written ({@code false} when its subscription was
+   *     deleted meanwhile); exceptionally with what the database threw for this attempt, and then
+   *     nothing of it is committed
+   */
+  CompletableFuture<Boolean> recordAsync(Attempt attempt, JobContext job) {
     return commit.submit(new Pending(attempt, job));
   }
 

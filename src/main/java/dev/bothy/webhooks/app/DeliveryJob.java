@@ -5,6 +5,7 @@ import dev.bothy.kernel.Ids;
 import dev.bothy.kernel.txn.UnitOfWork;
 import dev.bothy.platform.jobs.JobCompletions;
 import dev.bothy.platform.jobs.JobContext;
+import dev.bothy.platform.jobs.JobEnd;
 import dev.bothy.platform.jobs.JobKind;
 import dev.bothy.platform.telemetry.TelemetryNames;
 import dev.bothy.sync.Event;
@@ -31,13 +32,18 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The job {@code webhooks.deliver}: one signed {@code POST} of one event to one subscription, and
- * what its answer means (ADR 0018).
+ * what its answer means (ADR 0018). An asynchronous kind (ADR 0031): no thread waits for the units
+ * or the answer; each step goes on from the thread that completed the one before.
  *
  * <ol>
  *   <li>In one unit: load the subscription and check it is still active (and, for an ordered one,
@@ -178,7 +184,7 @@ public final class DeliveryJob {
    * @return the kind
    */
   public JobKind<DeliverArgs> kind(RetrySchedule schedule, Duration jobTimeoutMargin) {
-    return JobKind.builder(DeliveryJobs.KIND, DeliverArgs.class, this::work)
+    return JobKind.asyncBuilder(DeliveryJobs.KIND, DeliverArgs.class, this::start)
         .queue(DeliveryJobs.QUEUE)
         .maxAttempts(schedule.maxAttempts())
         .retryDelays((failed, jitter) -> schedule.delayAfter(failed, jitter).orElse(Duration.ZERO))
@@ -187,15 +193,91 @@ public final class DeliveryJob {
   }
 
   /**
-   * Works one delivery.
+   * Works one delivery to its end on the calling thread: {@link #start} with the calling thread for
+   * what blocks, awaited. For tests and tools; the job runtime starts the work instead.
    *
    * @param context the job's context
    * @param args the subscription and the event's number
+   * @throws RuntimeException how the attempt ended other than by success: a {@link
+   *     dev.bothy.platform.jobs.JobEnd} or the failure
    */
   void work(JobContext context, DeliverArgs args) {
+    try {
+      start(context, args, Runnable::run).toCompletableFuture().join();
+    } catch (CompletionException e) {
+      Throwable cause = unwrap(e);
+      if (cause instanceof RuntimeException r) {
+        throw r;
+      }
+      if (cause instanceof Error x) {
+        throw x;
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * Starts one delivery and returns at once (ADR 0031): the unit before the request is the
+   * preparer's, the request the transport's, a success's unit the recorder's; only what needs a
+   * unit of its own (a failure, an ordered success, a gap) or a host lookup runs on {@code
+   * blocking}.
+   *
+   * @param context the job's context
+   * @param args the subscription and the event's number
+   * @param blocking the {@code webhooks} queue's worker threads
+   * @return completes when the attempt is recorded: normally for a success, else with the {@link
+   *     dev.bothy.platform.jobs.JobEnd} or failure that ends the attempt
+   */
+  CompletionStage<Void> start(JobContext context, DeliverArgs args, Executor blocking) {
     // One unit before the request, shared with the deliveries that start together: the
     // subscription, the event and a rate slot (D-WP-1, D-WB-1).
-    Prepared prepared = preparer.prepare(args);
+    return preparer
+        .prepareAsync(args)
+        .thenCompose(prepared -> afterPrepare(context, args, prepared, blocking));
+  }
+
+  private CompletableFuture<Void> afterPrepare(
+      JobContext context, DeliverArgs args, Prepared prepared, Executor blocking) {
+    if (!(prepared instanceof Prepared.Send go)) {
+      // A gap disables the subscription in a unit: never on the preparing thread.
+      return CompletableFuture.runAsync(() -> notSent(context, args, prepared), blocking);
+    }
+    Instant attemptedAt = clock.now();
+    OutgoingRequest request;
+    try {
+      request = request(go.subscription(), go.event(), attemptedAt);
+    } catch (WebhookTargetRefused refused) {
+      // Checked again at every attempt: DNS answers and the configuration change.
+      return recorded(
+          context,
+          args,
+          go,
+          attemptedAt,
+          Optional.empty(),
+          new DeliveryVerdict.Failed(refused.code()),
+          blocking);
+    }
+    return transport
+        .sendAsync(request, blocking)
+        .handle(
+            (sent, thrown) -> {
+              if (thrown == null) {
+                DeliveryVerdict verdict =
+                    DeliveryVerdict.classify(sent, clock.now(), settings.retryAfterCap());
+                return recorded(
+                    context, args, go, attemptedAt, Optional.of(sent), verdict, blocking);
+              }
+              Throwable cause = unwrap(thrown);
+              if (cause instanceof ReceiverBusy busy) {
+                return CompletableFuture.<Void>failedFuture(snoozeBusy(context, busy));
+              }
+              return CompletableFuture.<Void>failedFuture(cause);
+            })
+        .thenCompose(recording -> recording);
+  }
+
+  /** Ends a job the preparer found nothing to send for; always throws. */
+  private void notSent(JobContext context, DeliverArgs args, Prepared prepared) {
     if (prepared instanceof Prepared.Cancel cancel) {
       throw context.cancel(cancel.reason());
     }
@@ -212,45 +294,56 @@ public final class DeliveryJob {
       }
       throw context.cancel("event fell behind retention");
     }
-    if (prepared instanceof Prepared.Wait wait) {
-      throw context.snooze(Duration.between(clock.now(), wait.until()).abs());
-    }
-    Prepared.Send go = (Prepared.Send) prepared;
-    StoredSubscription stored = go.subscription();
+    Prepared.Wait wait = (Prepared.Wait) prepared;
+    throw context.snooze(Duration.between(clock.now(), wait.until()).abs());
+  }
+
+  /**
+   * A receiver whose connections all stayed busy got nothing: not an attempt and no failure, and
+   * the slot goes to other receivers while this one's connections are taken (D-WF-9).
+   */
+  private JobEnd snoozeBusy(JobContext context, ReceiverBusy busy) {
+    metrics.receiverBusy();
+    // Jittered, so the deliveries that waited together do not come back together.
+    long waited = busy.waited().toMillis();
+    return context.snooze(
+        Duration.ofMillis(waited + ThreadLocalRandom.current().nextLong(waited / 2 + 1)));
+  }
+
+  /** Counts the attempt and records it: a plain success joins the recorder's group commit. */
+  private CompletableFuture<Void> recorded(
+      JobContext context,
+      DeliverArgs args,
+      Prepared.Send go,
+      Instant attemptedAt,
+      Optional<SendResult> result,
+      DeliveryVerdict verdict,
+      Executor blocking) {
     Event event = go.event();
-    Instant attemptedAt = clock.now();
-    Optional<SendResult> result;
-    DeliveryVerdict verdict;
-    try {
-      SendResult sent = send(stored, event, attemptedAt);
-      result = Optional.of(sent);
-      verdict = DeliveryVerdict.classify(sent, clock.now(), settings.retryAfterCap());
-    } catch (ReceiverBusy busy) {
-      // Nothing was sent: not an attempt and no failure, and the worker goes to other receivers
-      // while this one's connections are taken (D-WF-9).
-      metrics.receiverBusy();
-      // Jittered, so the deliveries that waited together do not come back together.
-      long waited = busy.waited().toMillis();
-      throw context.snooze(
-          Duration.ofMillis(waited + ThreadLocalRandom.current().nextLong(waited / 2 + 1)));
-    } catch (WebhookTargetRefused refused) {
-      // Checked again at every attempt: DNS answers and the configuration change.
-      result = Optional.empty();
-      verdict = new DeliveryVerdict.Failed(refused.code());
-    }
     metrics.attempt(verdict);
     if (verdict instanceof DeliveryVerdict.Delivered) {
       metrics.deliveredAfter(Duration.between(event.occurredAt(), clock.now()));
-      if (!stored.view().ordered() || args.resend()) {
+      if (!go.subscription().view().ordered() || args.resend()) {
         // Nothing moves a chain: the success joins the next group commit (D-WP-3).
-        delivered.record(attempt(context, args, event, attemptedAt, result, verdict), context);
-        return;
+        return delivered
+            .recordAsync(attempt(context, args, event, attemptedAt, result, verdict), context)
+            .thenApply(written -> null);
       }
     }
-    Optional<SendResult> answered = result;
-    DeliveryVerdict meant = verdict;
+    return CompletableFuture.runAsync(
+        () -> finish(context, args, event, attemptedAt, result, verdict), blocking);
+  }
+
+  /** Records an attempt other than a plain success in a unit of its own and ends the job so. */
+  private void finish(
+      JobContext context,
+      DeliverArgs args,
+      Event event,
+      Instant attemptedAt,
+      Optional<SendResult> result,
+      DeliveryVerdict verdict) {
     boolean disabled =
-        unitOfWork.run(() -> record(context, args, event, attemptedAt, answered, meant));
+        unitOfWork.run(() -> record(context, args, event, attemptedAt, result, verdict));
     if (verdict instanceof DeliveryVerdict.Delivered) {
       return;
     }
@@ -271,7 +364,16 @@ public final class DeliveryJob {
     throw new DeliveryFailed(kind);
   }
 
-  private SendResult send(StoredSubscription stored, Event event, Instant now) {
+  private static Throwable unwrap(Throwable thrown) {
+    Throwable cause = thrown;
+    while (cause instanceof CompletionException && cause.getCause() != null) {
+      cause = cause.getCause();
+    }
+    return cause;
+  }
+
+  /** The signed request of one attempt; refuses a target the network rules refuse. */
+  private OutgoingRequest request(StoredSubscription stored, Event event, Instant now) {
     URI target = URI.create(stored.view().url());
     policy.checkTarget(target);
     byte[] body = bodies.render(event);
@@ -284,7 +386,7 @@ public final class DeliveryJob {
     headers.put("webhook-id", id);
     headers.put("webhook-timestamp", Long.toString(timestamp));
     headers.put("webhook-signature", WebhookSignature.sign(id, timestamp, body, secrets));
-    return transport.send(new OutgoingRequest(target, headers, body, settings.requestTimeout()));
+    return new OutgoingRequest(target, headers, body, settings.requestTimeout());
   }
 
   /**

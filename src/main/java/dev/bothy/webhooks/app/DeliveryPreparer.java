@@ -18,20 +18,21 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The unit before a delivery's request, shared by the deliveries that start together (D-WB-1, a
- * {@link GroupCommit}): each delivery thread queues its job's arguments and waits; one thread runs
- * one unit for everything queued: the subscriptions read with one statement, the events with one,
- * then the rate slots taken per subscription in id order, last (a claim locks the row until the
- * commit right after it, D-WP-1). While one unit runs, the next batch gathers, so a busy queue runs
- * one unit per batch instead of one per delivery; an idle one runs a batch of one, as before.
+ * {@link GroupCommit}): each delivery queues its job's arguments without waiting; the thread {@code
+ * bothy-webhooks-prepare} runs one unit for everything queued: the subscriptions read with one
+ * statement, the events with one, then the rate slots taken per subscription in id order, last (a
+ * claim locks the row until the commit right after it, D-WP-1). While one unit runs, the next batch
+ * gathers, so a busy queue runs one unit per batch instead of one per delivery; an idle one runs a
+ * batch of one, as before.
  *
  * <p>Promises the same as the unit per delivery it replaces: each delivery gets the verdict its own
  * unit would have given, once the batch's unit committed (a rate slot counts only then). A batch is
- * at most the number of delivery threads of the process (the {@code webhooks} queue's workers),
- * since each waits for its own. A batch whose unit fails is prepared again one delivery per unit,
- * so one bad delivery fails alone.
+ * at most the deliveries the process runs at once (the {@code webhooks} queue's slots). A batch
+ * whose unit fails is prepared again one delivery per unit, so one bad delivery fails alone.
  */
 final class DeliveryPreparer {
   private final SubscriptionRepository subscriptions;
@@ -74,7 +75,7 @@ final class DeliveryPreparer {
     this.log = Objects.requireNonNull(log, "log");
     this.rateSlots = Objects.requireNonNull(rateSlots, "rateSlots");
     this.clock = Objects.requireNonNull(clock, "clock");
-    this.commit = new GroupCommit<>(unitOfWork, this::prepareAll);
+    this.commit = new GroupCommit<>("bothy-webhooks-prepare", unitOfWork, this::prepareAll);
   }
 
   /**
@@ -86,6 +87,17 @@ final class DeliveryPreparer {
    * @throws RuntimeException what the database threw for this delivery; nothing of it is committed
    */
   Prepared prepare(DeliverArgs args) {
+    return commit.await(args);
+  }
+
+  /**
+   * Queues one delivery for the next unit and returns at once.
+   *
+   * @param args the delivery
+   * @return completes on the preparing thread, {@code bothy-webhooks-prepare}, once the unit that
+   *     prepared it committed; exceptionally with what the database threw for this delivery
+   */
+  CompletableFuture<Prepared> prepareAsync(DeliverArgs args) {
     return commit.submit(args);
   }
 

@@ -1,5 +1,8 @@
 package dev.bothy.webhooks.app;
 
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+
 /**
  * The outgoing port that performs one webhook POST. An implementation resolves the target's host
  * once, refuses it by the {@link dev.bothy.webhooks.domain.NetworkPolicy}, connects only to the
@@ -18,6 +21,21 @@ public interface WebhookTransport extends AutoCloseable {
    *     connection wait: nothing was sent, so it is not an attempt
    */
   SendResult send(OutgoingRequest request);
+
+  /**
+   * Starts sending one request and returns without waiting for the answer (ADR 0031). The host's
+   * lookup, when the target names one, runs on {@code lookups}; a target that is an address needs
+   * none. The default sends with {@link #send} on {@code lookups}, for a transport whose requests
+   * block a thread anyway.
+   *
+   * @param request the signed request
+   * @param lookups where what blocks runs: the host's lookup, or the whole request by default
+   * @return completes with the response or the kind of error, as {@link #send} returns them;
+   *     exceptionally with {@link ReceiverBusy} when nothing was sent
+   */
+  default CompletableFuture<SendResult> sendAsync(OutgoingRequest request, Executor lookups) {
+    return CompletableFuture.supplyAsync(() -> send(request), lookups);
+  }
 
   /**
    * Releases what the transport holds; a {@link #send} after it may fail. Does nothing unless the

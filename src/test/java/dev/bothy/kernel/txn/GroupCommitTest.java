@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -21,11 +22,11 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The group commit primitive on a unit of work that only runs the work: each item gets its own
- * result, concurrent items share a unit, a failed batch is written again one item per unit, an
- * error reaches every caller of its batch, and a waiting caller ignores interrupts until its
- * outcome is known.
+ * result, items queued during a unit share the next, a failed batch is written again one item per
+ * unit, an error reaches every item of its batch, and a submit returns before its unit runs.
  */
 class GroupCommitTest {
+  private static final String NAME = "bothy-test-group";
   private final ExecutorService threads = Executors.newCachedThreadPool();
   // Every unit the batch work ran in, by its items, in run order (failed units included).
   private final List<List<Integer>> units = new CopyOnWriteArrayList<>();
@@ -144,11 +145,11 @@ class GroupCommitTest {
             await(othersQueued);
           }
         };
-    out.add(threads.submit(() -> commit.submit(items[0])));
+    out.add(threads.submit(() -> commit.await(items[0])));
     assertThat(firstRunning.await(20, TimeUnit.SECONDS)).isTrue();
     for (int k = 1; k < items.length; k++) {
       int item = items[k];
-      out.add(threads.submit(() -> commit.submit(item)));
+      out.add(threads.submit(() -> commit.await(item)));
     }
     awaitQueued(commit, items.length - 1);
     othersQueued.countDown();
@@ -157,6 +158,7 @@ class GroupCommitTest {
 
   private GroupCommit<Integer, String> gated() {
     return new GroupCommit<>(
+        NAME,
         uow,
         batch -> {
           gate.accept(batch);
@@ -177,10 +179,10 @@ class GroupCommitTest {
 
   @Test
   void one_caller_gets_its_own_result_in_a_unit_of_its_own() {
-    GroupCommit<Integer, String> commit = new GroupCommit<>(uow, this::tenTimes);
+    GroupCommit<Integer, String> commit = new GroupCommit<>(NAME, uow, this::tenTimes);
 
-    assertThat(commit.submit(7)).isEqualTo("70");
-    assertThat(commit.submit(8)).isEqualTo("80");
+    assertThat(commit.await(7)).isEqualTo("70");
+    assertThat(commit.await(8)).isEqualTo("80");
 
     assertThat(units).containsExactly(List.of(7), List.of(8));
     assertThat(uow.committed).hasValue(2);
@@ -231,6 +233,7 @@ class GroupCommitTest {
       throws Exception {
     GroupCommit<Integer, String> commit =
         new GroupCommit<>(
+            NAME,
             uow,
             batch -> {
               gate.accept(batch);
@@ -250,59 +253,34 @@ class GroupCommitTest {
           .isInstanceOf(AssertionError.class)
           .hasMessage("an error, not an exception");
     }
-    assertThat(commit.submit(5)).isEqualTo("50");
+    assertThat(commit.await(5)).isEqualTo("50");
   }
 
   @Test
   void a_result_list_of_the_wrong_size_fails_inside_the_unit() {
-    GroupCommit<Integer, String> commit = new GroupCommit<>(uow, batch -> List.of());
+    GroupCommit<Integer, String> commit = new GroupCommit<>(NAME, uow, batch -> List.of());
 
-    assertThatThrownBy(() -> commit.submit(1))
+    assertThatThrownBy(() -> commit.await(1))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("0 results for 1 items");
     assertThat(uow.committed).hasValue(0);
   }
 
   @Test
-  void an_interrupted_caller_still_waits_for_its_outcome_and_keeps_the_interrupt()
+  void a_submit_returns_at_once_and_its_future_completes_on_the_groups_thread_after_the_unit()
       throws Exception {
     GroupCommit<Integer, String> commit = gated();
-    CountDownLatch firstRunning = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
-    AtomicInteger interruptedInSecondUnit = new AtomicInteger(-1);
-    gate =
-        batch -> {
-          if (batch.contains(1)) {
-            firstRunning.countDown();
-            await(release);
-          }
-          if (batch.contains(2)) {
-            interruptedInSecondUnit.set(Thread.currentThread().isInterrupted() ? 1 : 0);
-          }
-        };
-    Future<String> first = threads.submit(() -> commit.submit(1));
-    assertThat(firstRunning.await(20, TimeUnit.SECONDS)).isTrue();
-    AtomicInteger interruptedOnReturn = new AtomicInteger(-1);
-    Thread second =
-        new Thread(
-            () -> {
-              commit.submit(2);
-              interruptedOnReturn.set(Thread.currentThread().isInterrupted() ? 1 : 0);
-            });
-    second.start();
-    awaitQueued(commit, 1);
-    second.interrupt();
-    // The interrupted caller must not return early: its item is not written yet.
-    second.join(200);
-    assertThat(second.isAlive()).isTrue();
+    gate = batch -> await(release);
 
+    CompletableFuture<String> outcome = commit.submit(1);
+    assertThat(outcome).as("the caller does not wait for the unit").isNotDone();
+    CompletableFuture<String> where = outcome.thenApply(r -> Thread.currentThread().getName());
     release.countDown();
-    second.join(20_000);
 
-    assertThat(first.get(20, TimeUnit.SECONDS)).isEqualTo("10");
-    assertThat(interruptedOnReturn).hasValue(1);
-    assertThat(interruptedInSecondUnit).as("the interrupt is held back from the unit").hasValue(0);
-    assertThat(units).containsExactly(List.of(1), List.of(2));
+    assertThat(outcome.get(20, TimeUnit.SECONDS)).isEqualTo("10");
+    assertThat(where.get(20, TimeUnit.SECONDS)).isEqualTo(NAME);
+    assertThat(uow.committed).hasValue(1);
   }
 
   @Test
@@ -329,14 +307,14 @@ class GroupCommitTest {
           }
         };
     // 20 and 30 queue behind 10's unit and share the next; 40 queues behind theirs.
-    Future<String> ten = threads.submit(() -> commit.submit(10));
+    Future<String> ten = threads.submit(() -> commit.await(10));
     assertThat(firstRunning.await(20, TimeUnit.SECONDS)).isTrue();
-    Future<String> twenty = threads.submit(() -> commit.submit(20));
-    Future<String> thirty = threads.submit(() -> commit.submit(30));
+    Future<String> twenty = threads.submit(() -> commit.await(20));
+    Future<String> thirty = threads.submit(() -> commit.await(30));
     awaitQueued(commit, 2);
     releaseFirst.countDown();
     assertThat(sharedRunning.await(20, TimeUnit.SECONDS)).isTrue();
-    Future<String> forty = threads.submit(() -> commit.submit(40));
+    Future<String> forty = threads.submit(() -> commit.await(40));
     awaitQueued(commit, 1);
     releaseShared.countDown();
 
@@ -354,7 +332,7 @@ class GroupCommitTest {
 
   @Test
   void many_threads_each_get_their_own_result_once() throws Exception {
-    GroupCommit<Integer, String> commit = new GroupCommit<>(uow, this::tenTimes);
+    GroupCommit<Integer, String> commit = new GroupCommit<>(NAME, uow, this::tenTimes);
     List<Future<List<String>>> results = new ArrayList<>();
     for (int t = 0; t < 16; t++) {
       int base = t * 1_000;
@@ -363,7 +341,7 @@ class GroupCommitTest {
               () -> {
                 List<String> mine = new ArrayList<>();
                 for (int i = 1; i <= 200; i++) {
-                  mine.add(commit.submit(base + i));
+                  mine.add(commit.await(base + i));
                 }
                 return mine;
               }));

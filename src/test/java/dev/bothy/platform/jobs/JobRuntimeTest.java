@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -704,6 +705,179 @@ class JobRuntimeTest {
                     JobKind.builder("test.late", PairArgs.class, (c, a) -> {}).build()))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("frozen");
+  }
+
+  record AsyncArgs(UUID id) {}
+
+  /** Registers test.async on the pairs queue (2 workers): its work is a future the test ends. */
+  private Map<UUID, CompletableFuture<Object>> registerAsync(Duration timeout) {
+    Map<UUID, CompletableFuture<Object>> started = new ConcurrentHashMap<>();
+    jobs.registry.register(
+        JobKind.asyncBuilder(
+                "test.async",
+                AsyncArgs.class,
+                (ctx, args, blocking) -> {
+                  runs.computeIfAbsent(args.id(), k -> new AtomicInteger()).incrementAndGet();
+                  CompletableFuture<Object> work = new CompletableFuture<>();
+                  started.put(args.id(), work);
+                  return work;
+                })
+            .queue("pairs")
+            .timeout(timeout)
+            .maxAttempts(3)
+            .build());
+    return started;
+  }
+
+  @Test
+  void an_async_job_holds_its_workers_slot_until_its_work_ends_and_ends_as_a_thread_job_does()
+      throws Exception {
+    Map<UUID, CompletableFuture<Object>> started = registerAsync(Duration.ofMinutes(1));
+    started();
+    UUID first = Ids.newId();
+    UUID second = Ids.newId();
+    UUID third = Ids.newId();
+    UUID firstJob = insert(new AsyncArgs(first));
+    UUID secondJob = insert(new AsyncArgs(second));
+    await("two started", () -> started.size() == 2);
+    UUID thirdJob = insert(new AsyncArgs(third));
+    Thread.sleep(500);
+    assertThat(started).as("both of the queue's slots are held").hasSize(2);
+
+    started.get(first).complete(null);
+    await("the first completed", () -> state(firstJob) == JobState.COMPLETED);
+    await("the third started in the freed slot", () -> started.containsKey(third));
+
+    JobContext context = new JobContext(secondJob, "test.async", 1, 3, Instant.EPOCH);
+    started.get(second).completeExceptionally(context.snooze(Duration.ofMinutes(5)));
+    await("the second snoozed", () -> state(secondJob) == JobState.SCHEDULED);
+    assertThat(jobs.admin.show(secondJob).attempt()).as("a snooze is not an attempt").isZero();
+
+    started.get(third).completeExceptionally(new IllegalStateException("refused"));
+    await("the third failed", () -> state(thirdJob) == JobState.RETRYABLE);
+    assertThat(jobs.admin.show(thirdJob).errors())
+        .extracting(JobError::error, JobError::message)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(IllegalStateException.class.getName(), "refused"));
+  }
+
+  @Test
+  void an_async_job_past_its_timeout_fails_and_its_work_is_cancelled() throws Exception {
+    Map<UUID, CompletableFuture<Object>> started = registerAsync(Duration.ofSeconds(1));
+    started();
+    UUID id = Ids.newId();
+    UUID job = insert(new AsyncArgs(id));
+    await("the timeout failed the attempt", () -> state(job) == JobState.RETRYABLE);
+    assertThat(jobs.admin.show(job).errors()).extracting(JobError::kind).containsExactly("timeout");
+    assertThat(started.get(id).isCancelled()).as("the work was told to stop").isTrue();
+  }
+
+  @Test
+  void a_unit_that_completes_a_job_after_its_attempt_timed_out_changes_nothing_later()
+      throws Exception {
+    record LateArgs(UUID id) {}
+    JobCompletionService completions = new JobCompletionService(jobs.uow, clock);
+    Map<Integer, JobContext> attempts = new ConcurrentHashMap<>();
+    Map<Integer, CompletableFuture<Object>> works = new ConcurrentHashMap<>();
+    jobs.registry.register(
+        JobKind.asyncBuilder(
+                "test.async_late",
+                LateArgs.class,
+                (ctx, args, blocking) -> {
+                  CompletableFuture<Object> work = new CompletableFuture<>();
+                  works.put(ctx.attempt(), work);
+                  attempts.put(ctx.attempt(), ctx);
+                  return work;
+                })
+            .timeout(Duration.ofSeconds(1))
+            .maxAttempts(3)
+            .build());
+    jobs.registry.freeze();
+    PgJobRuntime runtime = jobs.runtime(PG.app(), settings());
+    runtime.serve(completions);
+    runtime.start();
+    UUID job = insert(new LateArgs(Ids.newId()));
+    await("the first attempt timed out", () -> state(job) == JobState.RETRYABLE);
+
+    // The first attempt's work commits its unit after the timeout: the job is no longer its.
+    jobs.uow.run(
+        () -> {
+          completions.completeTx(List.of(attempts.get(1)));
+          return null;
+        });
+    assertThat(state(job)).isEqualTo(JobState.RETRYABLE);
+
+    clock.advance(Duration.ofHours(1));
+    await("the second attempt started", () -> works.containsKey(2));
+    works.get(2).completeExceptionally(new IllegalStateException("second"));
+    await(
+        "the second attempt's failure is recorded",
+        () -> jobs.admin.show(job).errors().size() == 2);
+    assertThat(state(job)).isEqualTo(JobState.RETRYABLE);
+  }
+
+  @Test
+  void an_async_work_that_throws_at_its_start_fails_the_attempt() throws Exception {
+    record ThrowingArgs(UUID id) {}
+    jobs.registry.register(
+        JobKind.asyncBuilder(
+                "test.async_throws",
+                ThrowingArgs.class,
+                (ctx, args, blocking) -> {
+                  throw new IllegalArgumentException("bad start");
+                })
+            .build());
+    started();
+    UUID job = insert(new ThrowingArgs(Ids.newId()));
+    await("failed", () -> state(job) == JobState.RETRYABLE);
+    assertThat(jobs.admin.show(job).errors())
+        .extracting(JobError::message)
+        .containsExactly("bad start");
+  }
+
+  @Test
+  void stop_waits_for_async_jobs_within_the_budget_and_hands_back_those_past_it() throws Exception {
+    Map<UUID, CompletableFuture<Object>> started = registerAsync(Duration.ofMinutes(5));
+    PgJobRuntime first = started();
+    UUID quick = Ids.newId();
+    UUID quickJob = insert(new AsyncArgs(quick));
+    await("the quick job started", () -> started.containsKey(quick));
+    CompletableFuture.delayedExecutor(300, TimeUnit.MILLISECONDS)
+        .execute(() -> started.get(quick).complete(null));
+    first.stop(Duration.ofSeconds(5));
+    assertThat(state(quickJob)).isEqualTo(JobState.COMPLETED);
+
+    PgJobRuntime second = jobs.runtime(PG.app(), settings());
+    second.start();
+    UUID slow = Ids.newId();
+    UUID slowJob = insert(new AsyncArgs(slow));
+    await("the slow job started", () -> started.containsKey(slow));
+    second.stop(Duration.ofMillis(100));
+    assertThat(started.get(slow).isCancelled()).as("the stop cancelled its work").isTrue();
+    JobView handedBack = jobs.admin.show(slowJob);
+    assertThat(handedBack.state()).isEqualTo(JobState.AVAILABLE);
+    assertThat(handedBack.attempt()).as("the attempt is not counted").isZero();
+    assertThat(handedBack.errors()).isEmpty();
+  }
+
+  @Test
+  void an_async_work_gets_its_queues_worker_threads_for_what_blocks() throws Exception {
+    record BlockingArgs(UUID id) {}
+    Map<UUID, String> threads = new ConcurrentHashMap<>();
+    jobs.registry.register(
+        JobKind.asyncBuilder(
+                "test.async_blocking",
+                BlockingArgs.class,
+                (ctx, args, blocking) ->
+                    CompletableFuture.runAsync(
+                        () -> threads.put(args.id(), Thread.currentThread().getName()), blocking))
+            .queue("pairs")
+            .build());
+    started();
+    UUID id = Ids.newId();
+    UUID job = insert(new BlockingArgs(id));
+    await("completed", () -> state(job) == JobState.COMPLETED);
+    assertThat(threads.get(id)).startsWith("bothy-jobs-pairs-");
   }
 
   @Test

@@ -48,8 +48,10 @@ public final class JobCompletionService implements JobCompletions {
       return;
     }
     List<UUID> ids = jobs.stream().map(JobContext::id).toList();
-    b.store().complete(ids, clock.now(), b.clientId());
+    // Only the jobs this unit completed: one whose attempt ended meanwhile (an asynchronous
+    // work past its timeout) must not have its next attempt taken as completed.
+    List<UUID> completed = b.store().completeNaming(ids, clock.now(), b.clientId());
     // Only once the unit committed: a rolled back unit leaves the completion to the runtime.
-    unitOfWork.afterCommit(() -> b.completer().completedInUnit(ids));
+    unitOfWork.afterCommit(() -> b.completer().completedInUnit(completed));
   }
 }

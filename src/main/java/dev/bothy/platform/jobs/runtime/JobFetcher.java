@@ -25,12 +25,16 @@ import org.slf4j.LoggerFactory;
 /**
  * The fetcher and workers of one queue: a loop, {@code bothy-jobs-fetch-<queue>}, fetches as many
  * jobs as the queue has free workers with one statement and hands them to a fixed pool of {@code
- * jobs.queues} worker threads. It then waits for a wake (a notification of its queue, or a freed
- * worker when the last fetch filled every worker) or {@code jobs.pollInterval}. The fetch reads the
- * queue from its {@link FetchHorizon} (ADR 0030).
+ * jobs.queues} worker threads; a job of an asynchronous kind is started on the loop's thread
+ * instead and holds its worker's slot, not a thread, until its work ends (ADR 0031). It then waits
+ * for a wake (a notification of its queue, or a freed worker when the last fetch filled every
+ * worker) or {@code jobs.pollInterval}. The fetch reads the queue from its {@link FetchHorizon}
+ * (ADR 0030).
  */
 final class JobFetcher {
   private static final Logger LOG = LoggerFactory.getLogger(JobFetcher.class);
+  // How often a stop looks whether the asynchronous jobs ended; they signal no thread.
+  private static final long STOP_POLL_MILLIS = 10;
 
   private final String queue;
   private final UnitOfWork unitOfWork;
@@ -40,6 +44,7 @@ final class JobFetcher {
   private final JobMetrics metrics;
   private final JobExecutor executor;
   private final Semaphore slots;
+  private final int size;
   private final AtomicBoolean lastFull = new AtomicBoolean();
   private final int refetchAt;
   private final ExecutorService workers;
@@ -65,6 +70,7 @@ final class JobFetcher {
     this.metrics = metrics;
     this.executor = executor;
     this.slots = new Semaphore(size);
+    this.size = size;
     this.refetchAt = Math.max(1, size / 2);
     this.horizon =
         new FetchHorizon(settings.fetchLookback(), settings.pollInterval(), System::nanoTime);
@@ -116,7 +122,12 @@ final class JobFetcher {
     }
     for (FetchedJob job : jobs) {
       slots.acquireUninterruptibly();
-      workers.execute(() -> executor.work(job, this::freed));
+      if (executor.isAsync(job)) {
+        // Its work waits without a thread: started here, its slot held until it ends (ADR 0031).
+        executor.start(job, this::freed, workers);
+      } else {
+        workers.execute(() -> executor.work(job, this::freed));
+      }
     }
     return lastFull.get() && slots.availablePermits() >= refetchAt ? Next.AGAIN : Next.WAIT;
   }
@@ -144,9 +155,18 @@ final class JobFetcher {
     workers.shutdown();
   }
 
-  /** Waits until the running jobs ended or the deadline ({@link System#nanoTime()}) passed. */
+  /**
+   * Waits until the running jobs ended or the deadline ({@link System#nanoTime()}) passed: every
+   * slot free (an asynchronous job holds one without a thread), then the worker threads ended.
+   */
   boolean awaitWorkers(long deadlineNanos) {
     try {
+      while (slots.availablePermits() < size) {
+        if (System.nanoTime() - deadlineNanos >= 0) {
+          return false;
+        }
+        Thread.sleep(STOP_POLL_MILLIS);
+      }
       return workers.awaitTermination(
           Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
     } catch (InterruptedException e) {
@@ -155,7 +175,7 @@ final class JobFetcher {
     }
   }
 
-  /** Interrupts the jobs still running. */
+  /** Interrupts the jobs still running; the asynchronous ones are cancelled by the executor. */
   void interruptWorkers() {
     workers.shutdownNow();
   }

@@ -313,6 +313,15 @@ final class JobStore {
         PgTx.dsl(), Map.of("ids", ids.toArray(UUID[]::new), "now", utc(now), "clientId", clientId));
   }
 
+  /** Completes this client's running jobs among {@code ids}; returns the ids it completed. */
+  List<UUID> completeNaming(List<UUID> ids, Instant now, String clientId) {
+    return COMPLETE
+        .fetch(
+            PgTx.dsl(),
+            Map.of("ids", ids.toArray(UUID[]::new), "now", utc(now), "clientId", clientId))
+        .getValues(JOBS.ID.getName(), UUID.class);
+  }
+
   /**
    * Records a failed attempt: retryable at {@code retryAt}, or discarded when it was the last.
    *

@@ -276,6 +276,7 @@ public final class PgJobRuntime implements JobRuntime {
       // must not be recorded as a failed attempt.
       executor.abandon();
       fetchers.values().forEach(JobFetcher::interruptWorkers);
+      executor.cancelAsync();
       LOG.warn("job runtime stop: jobs still running past the budget are handed back");
     }
     Duration lastBatch = remaining(deadline);

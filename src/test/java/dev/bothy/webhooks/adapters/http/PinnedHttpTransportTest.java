@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.classic.spi.IThrowableProxy;
 import dev.bothy.testing.CapturedLog;
+import dev.bothy.webhooks.app.HostResolver;
 import dev.bothy.webhooks.app.OutgoingRequest;
 import dev.bothy.webhooks.app.ReceiverBusy;
 import dev.bothy.webhooks.app.SendResult;
@@ -15,6 +16,7 @@ import dev.bothy.webhooks.domain.WebhookSecret;
 import dev.bothy.webhooks.domain.WebhookSignature;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -244,9 +246,49 @@ class PinnedHttpTransportTest {
       assertThat(took).isGreaterThanOrEqualTo(wait.minusMillis(5)).isLessThan(TIMEOUT);
       assertThat(receiver.received()).as("nothing was sent").hasSize(1);
       receiver.release().countDown();
-      assertThat(held.get(10, TimeUnit.SECONDS).status()).as("the held request").isEqualTo(200);
+      SendResult heldResult = held.get(10, TimeUnit.SECONDS);
+      assertThat(heldResult.status()).as("the held request: %s", heldResult).isEqualTo(200);
     } finally {
       first.shutdownNow();
+    }
+  }
+
+  @Test
+  void an_async_send_returns_before_the_answer_and_looks_the_name_up_on_the_given_threads()
+      throws Exception {
+    receiver.respond(
+        (exchange, release) -> {
+          awaitQuietly(release);
+          LoopbackReceiver.status(200, "held").respond(exchange, release);
+        });
+    List<String> lookedUpOn = new java.util.concurrent.CopyOnWriteArrayList<>();
+    HostResolver noting =
+        host -> {
+          lookedUpOn.add(Thread.currentThread().getName());
+          return List.of(InetAddress.getByName("127.0.0.1"));
+        };
+    transport =
+        new PinnedHttpTransport(
+            LOOPBACK_ALLOWED, noting, 100, ConnectionSettings.limits(10, 1, TIMEOUT, TIMEOUT));
+    java.util.concurrent.ExecutorService lookups =
+        java.util.concurrent.Executors.newSingleThreadExecutor(r -> new Thread(r, "test-lookups"));
+    try {
+      java.util.concurrent.CompletableFuture<SendResult> sent =
+          transport.sendAsync(request(receiver.uri(HOST, "/"), "{}", TIMEOUT), lookups);
+      long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (receiver.received().isEmpty() && System.nanoTime() < until) {
+        Thread.sleep(10);
+      }
+      assertThat(receiver.received()).as("the request reached the receiver").hasSize(1);
+      assertThat(sent).as("no answer yet, and no thread of the caller waits for it").isNotDone();
+
+      receiver.release().countDown();
+      SendResult result = sent.get(10, TimeUnit.SECONDS);
+      assertThat(result.status()).isEqualTo(200);
+      assertThat(result.bodyExcerpt()).isEqualTo("held");
+      assertThat(lookedUpOn).containsExactly("test-lookups");
+    } finally {
+      lookups.shutdownNow();
     }
   }
 

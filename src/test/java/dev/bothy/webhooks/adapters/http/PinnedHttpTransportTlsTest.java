@@ -8,8 +8,12 @@ import dev.bothy.webhooks.app.OutgoingRequest;
 import dev.bothy.webhooks.app.SendResult;
 import dev.bothy.webhooks.domain.Cidr;
 import dev.bothy.webhooks.domain.NetworkPolicy;
+import java.io.IOException;
 import java.io.InputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -122,6 +126,52 @@ class PinnedHttpTransportTlsTest {
     SendResult result = send("receiver.example.com");
     assertThat(result.errorKind()).isEmpty();
     assertThat(result.status()).isEqualTo(204);
+  }
+
+  @Test
+  void a_handshake_slower_than_the_connection_wait_is_not_a_busy_receiver() throws Exception {
+    // A relay that takes each connection at once but starts relaying only after 600 ms: the TLS
+    // handshake waits, the way it does for a receiver far away.
+    try (ServerSocket relay = new ServerSocket(0, 16, InetAddress.getByName("127.0.0.1"))) {
+      Thread relaying =
+          new Thread(
+              () -> {
+                try (Socket in = relay.accept()) {
+                  Thread.sleep(600);
+                  try (Socket out = new Socket("127.0.0.1", server.getAddress().getPort())) {
+                    Thread back = new Thread(() -> pipe(out, in));
+                    back.start();
+                    pipe(in, out);
+                    back.join(30_000);
+                  }
+                } catch (IOException | InterruptedException e) {
+                  // The test's assertion tells what went wrong.
+                }
+              });
+      relaying.start();
+      try (PinnedHttpTransport transport =
+          new PinnedHttpTransport(
+              HTTPS_ONLY,
+              ScriptedResolver.answering("127.0.0.1"),
+              100,
+              new ConnectionSettings(10, 2, TIMEOUT, Duration.ofMillis(200), trust))) {
+        URI target = URI.create("https://receiver.example.com:" + relay.getLocalPort() + "/hook");
+        SendResult result =
+            transport.send(new OutgoingRequest(target, Map.of(), new byte[] {'{', '}'}, TIMEOUT));
+        assertThat(result.errorKind()).as("%s", result).isEmpty();
+        assertThat(result.status()).isEqualTo(204);
+      }
+      relaying.join(30_000);
+    }
+  }
+
+  private static void pipe(Socket from, Socket to) {
+    try {
+      from.getInputStream().transferTo(to.getOutputStream());
+      to.shutdownOutput();
+    } catch (IOException e) {
+      // The other side closed: the exchange is over.
+    }
   }
 
   @Test
