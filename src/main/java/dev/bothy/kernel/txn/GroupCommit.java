@@ -131,32 +131,35 @@ public final class GroupCommit<I, O> {
     return queue.size();
   }
 
-  /** Runs units until nothing is queued; a submit that finds no drain running starts one. */
+  /**
+   * Runs units until nothing is queued; a submit that finds no drain running starts one. Whatever
+   * ends a drain, an item queued meanwhile gets the next one.
+   */
   private void drain() {
-    while (true) {
-      try {
-        runQueued();
-      } finally {
-        draining.set(false);
+    try {
+      for (List<Pending<I, O>> batch = poll(); !batch.isEmpty(); batch = poll()) {
+        run(batch);
       }
+    } finally {
+      draining.set(false);
       // An item queued after the last poll but before the flag fell found a drain running and
       // left it to this one.
-      if (queue.isEmpty() || !draining.compareAndSet(false, true)) {
-        return;
+      if (!queue.isEmpty() && draining.compareAndSet(false, true)) {
+        thread.execute(this::drain);
       }
-    }
-  }
-
-  private void runQueued() {
-    for (List<Pending<I, O>> batch = poll(); !batch.isEmpty(); batch = poll()) {
-      run(batch);
     }
   }
 
   private List<Pending<I, O>> poll() {
     List<Pending<I, O>> batch = new ArrayList<>();
     for (Pending<I, O> p = queue.poll(); p != null; p = queue.poll()) {
-      batch.add(p);
+      try {
+        batch.add(p);
+      } catch (Error e) { // NOPMD: out of memory growing the batch; every item in hand learns it
+        p.outcome().completeExceptionally(e);
+        failAll(batch, e);
+        throw e;
+      }
     }
     return batch;
   }

@@ -17,8 +17,10 @@ import java.util.Collection;
 public interface JobCompletions {
   /**
    * Completes, in the caller's unit of work, those of the given jobs that run for this process's
-   * runtime; one statement. A job that is no longer this runtime's (handed back, rescued, cancelled
-   * by an operator) is left as it is, and so are all of them in a role without job workers.
+   * runtime in the attempt their context names; one statement. A job that is no longer this
+   * runtime's (handed back, rescued, cancelled by an operator) or runs another attempt by now (the
+   * given one timed out and the job was fetched again) is left as it is, and so are all of them in
+   * a role without job workers.
    *
    * @param jobs the contexts of the jobs, as their work functions got them
    * @throws dev.bothy.kernel.BothyException {@code internal} outside a unit of work

@@ -93,9 +93,10 @@ public final class JobKind<A extends Record> {
   }
 
   /**
-   * An asynchronous work run to its end on the calling thread, which also runs what it would hand
-   * to the blocking executor: the {@link #work()} of an asynchronous kind, for callers outside the
-   * runtime such as tools and tests.
+   * An asynchronous work run to its end while the calling thread waits: the {@link #work()} of an
+   * asynchronous kind, for callers outside the runtime such as tools and tests. What the work hands
+   * to its blocking executor runs at once on the thread that hands it over (the calling thread, or
+   * the one that completed what the work waited for).
    */
   private static <A extends Record> void awaited(AsyncJobWork<A> work, JobContext context, A args)
       throws Exception {

@@ -32,6 +32,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -193,8 +194,9 @@ public final class DeliveryJob {
   }
 
   /**
-   * Works one delivery to its end on the calling thread: {@link #start} with the calling thread for
-   * what blocks, awaited. For tests and tools; the job runtime starts the work instead.
+   * Works one delivery to its end while the calling thread waits: {@link #start}, with what blocks
+   * run at once by the thread that reaches it. For tests and tools; the job runtime starts the work
+   * instead.
    *
    * @param context the job's context
    * @param args the subscription and the event's number
@@ -231,17 +233,72 @@ public final class DeliveryJob {
   CompletionStage<Void> start(JobContext context, DeliverArgs args, Executor blocking) {
     // One unit before the request, shared with the deliveries that start together: the
     // subscription, the event and a rate slot (D-WP-1, D-WB-1).
-    return preparer
-        .prepareAsync(args)
-        .thenCompose(prepared -> afterPrepare(context, args, prepared, blocking));
+    Cancelled cancelled = new Cancelled();
+    CompletableFuture<Void> attempt =
+        preparer
+            .prepareAsync(args)
+            .thenCompose(prepared -> afterPrepare(context, args, prepared, blocking, cancelled));
+    // The runtime cancels the attempt at its timeout or a stop: the request is dropped and an
+    // answer that comes later is not recorded; the job's outcome is the runtime's.
+    attempt.whenComplete(
+        (done, thrown) -> {
+          if (attempt.isCancelled()) {
+            cancelled.cancel();
+          }
+        });
+    return attempt;
+  }
+
+  /** Whether the runtime cancelled an attempt, and the request to drop when it does. */
+  private static final class Cancelled {
+    private volatile boolean cancelled;
+    private volatile CompletableFuture<SendResult> sending;
+
+    void cancel() {
+      cancelled = true;
+      dropRequest();
+    }
+
+    boolean isCancelled() {
+      return cancelled;
+    }
+
+    void sending(CompletableFuture<SendResult> request) {
+      sending = request;
+      if (cancelled) {
+        dropRequest();
+      }
+    }
+
+    private void dropRequest() {
+      CompletableFuture<SendResult> request = sending;
+      if (request != null) {
+        request.cancel(true);
+      }
+    }
   }
 
   private CompletableFuture<Void> afterPrepare(
-      JobContext context, DeliverArgs args, Prepared prepared, Executor blocking) {
-    if (!(prepared instanceof Prepared.Send go)) {
-      // A gap disables the subscription in a unit: never on the preparing thread.
-      return CompletableFuture.runAsync(() -> notSent(context, args, prepared), blocking);
+      JobContext context,
+      DeliverArgs args,
+      Prepared prepared,
+      Executor blocking,
+      Cancelled cancelled) {
+    if (cancelled.isCancelled()) {
+      return CompletableFuture.failedFuture(new CancellationException("the attempt was cancelled"));
     }
+    if (prepared instanceof Prepared.EventGone) {
+      // A gap disables the subscription in a unit: never on the preparing thread.
+      return CompletableFuture.runAsync(() -> gone(context, args), blocking);
+    }
+    if (prepared instanceof Prepared.Cancel cancel) {
+      return CompletableFuture.failedFuture(context.cancel(cancel.reason()));
+    }
+    if (prepared instanceof Prepared.Wait wait) {
+      return CompletableFuture.failedFuture(
+          context.snooze(Duration.between(clock.now(), wait.until()).abs()));
+    }
+    Prepared.Send go = (Prepared.Send) prepared;
     Instant attemptedAt = clock.now();
     OutgoingRequest request;
     try {
@@ -257,10 +314,15 @@ public final class DeliveryJob {
           new DeliveryVerdict.Failed(refused.code()),
           blocking);
     }
-    return transport
-        .sendAsync(request, blocking)
+    CompletableFuture<SendResult> sending = transport.sendAsync(request, blocking);
+    cancelled.sending(sending);
+    return sending
         .handle(
             (sent, thrown) -> {
+              if (cancelled.isCancelled()) {
+                return CompletableFuture.<Void>failedFuture(
+                    new CancellationException("the attempt was cancelled"));
+              }
               if (thrown == null) {
                 DeliveryVerdict verdict =
                     DeliveryVerdict.classify(sent, clock.now(), settings.retryAfterCap());
@@ -276,26 +338,19 @@ public final class DeliveryJob {
         .thenCompose(recording -> recording);
   }
 
-  /** Ends a job the preparer found nothing to send for; always throws. */
-  private void notSent(JobContext context, DeliverArgs args, Prepared prepared) {
-    if (prepared instanceof Prepared.Cancel cancel) {
-      throw context.cancel(cancel.reason());
+  /** Ends a job whose event fell behind retention, disabling the subscription; always throws. */
+  private void gone(JobContext context, DeliverArgs args) {
+    if (!args.resend()) {
+      unitOfWork.run(
+          () -> {
+            subscriptions
+                .lock(args.subscriptionId())
+                .filter(s -> DeliveryPreparer.inFlight(s, args))
+                .ifPresent(s -> disable(s.view(), DisabledReason.GAP));
+            return null;
+          });
     }
-    if (prepared instanceof Prepared.EventGone) {
-      if (!args.resend()) {
-        unitOfWork.run(
-            () -> {
-              subscriptions
-                  .lock(args.subscriptionId())
-                  .filter(s -> DeliveryPreparer.inFlight(s, args))
-                  .ifPresent(s -> disable(s.view(), DisabledReason.GAP));
-              return null;
-            });
-      }
-      throw context.cancel("event fell behind retention");
-    }
-    Prepared.Wait wait = (Prepared.Wait) prepared;
-    throw context.snooze(Duration.between(clock.now(), wait.until()).abs());
+    throw context.cancel("event fell behind retention");
   }
 
   /**

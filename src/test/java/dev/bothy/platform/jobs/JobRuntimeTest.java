@@ -809,6 +809,13 @@ class JobRuntimeTest {
 
     clock.advance(Duration.ofHours(1));
     await("the second attempt started", () -> works.containsKey(2));
+    // Once more while the second attempt runs: still not the first attempt's job to complete.
+    jobs.uow.run(
+        () -> {
+          completions.completeTx(List.of(attempts.get(1)));
+          return null;
+        });
+    assertThat(state(job)).as("the second attempt still runs").isEqualTo(JobState.RUNNING);
     works.get(2).completeExceptionally(new IllegalStateException("second"));
     await(
         "the second attempt's failure is recorded",
@@ -858,6 +865,36 @@ class JobRuntimeTest {
     assertThat(handedBack.state()).isEqualTo(JobState.AVAILABLE);
     assertThat(handedBack.attempt()).as("the attempt is not counted").isZero();
     assertThat(handedBack.errors()).isEmpty();
+  }
+
+  @Test
+  void a_stop_within_its_budget_still_runs_what_async_work_hands_to_its_worker_threads()
+      throws Exception {
+    record HandingArgs(UUID id) {}
+    Map<UUID, CompletableFuture<Object>> started = new ConcurrentHashMap<>();
+    Map<UUID, String> ranOn = new ConcurrentHashMap<>();
+    jobs.registry.register(
+        JobKind.asyncBuilder(
+                "test.async_handing",
+                HandingArgs.class,
+                (ctx, args, blocking) -> {
+                  CompletableFuture<Object> work = new CompletableFuture<>();
+                  started.put(args.id(), work);
+                  // What follows the wait blocks, so it goes to the queue's worker threads.
+                  return work.thenRunAsync(
+                      () -> ranOn.put(args.id(), Thread.currentThread().getName()), blocking);
+                })
+            .queue("pairs")
+            .build());
+    PgJobRuntime runtime = started();
+    UUID id = Ids.newId();
+    UUID job = insert(new HandingArgs(id));
+    await("started", () -> started.containsKey(id));
+    CompletableFuture.delayedExecutor(300, TimeUnit.MILLISECONDS)
+        .execute(() -> started.get(id).complete(null));
+    runtime.stop(Duration.ofSeconds(5));
+    assertThat(state(job)).as("completed within the stop's budget").isEqualTo(JobState.COMPLETED);
+    assertThat(ranOn.get(id)).startsWith("bothy-jobs-pairs-");
   }
 
   @Test

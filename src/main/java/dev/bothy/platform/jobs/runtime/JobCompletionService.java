@@ -6,7 +6,9 @@ import dev.bothy.kernel.txn.UnitOfWork;
 import dev.bothy.platform.jobs.JobCompletions;
 import dev.bothy.platform.jobs.JobContext;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 
@@ -47,10 +49,14 @@ public final class JobCompletionService implements JobCompletions {
     if (b == null || jobs.isEmpty()) {
       return;
     }
-    List<UUID> ids = jobs.stream().map(JobContext::id).toList();
-    // Only the jobs this unit completed: one whose attempt ended meanwhile (an asynchronous
-    // work past its timeout) must not have its next attempt taken as completed.
-    List<UUID> completed = b.store().completeNaming(ids, clock.now(), b.clientId());
+    Map<UUID, Integer> attempts = new HashMap<>();
+    for (JobContext job : jobs) {
+      attempts.put(job.id(), job.attempt());
+    }
+    // Only the attempts given, and only those still running: an attempt that ended meanwhile (an
+    // asynchronous work past its timeout) completes nothing, not even the job's next attempt, and
+    // leaves nothing noted (D-WF-16).
+    List<UUID> completed = b.store().completeAttempts(attempts, clock.now(), b.clientId());
     // Only once the unit committed: a rolled back unit leaves the completion to the runtime.
     unitOfWork.afterCommit(() -> b.completer().completedInUnit(completed));
   }

@@ -150,14 +150,11 @@ final class JobFetcher {
     return ServiceLoop.stopAll(fetchers.stream().map(f -> f.loop).toList(), budget);
   }
 
-  /** Takes no new job; the running ones go on. */
-  void shutdownWorkers() {
-    workers.shutdown();
-  }
-
   /**
    * Waits until the running jobs ended or the deadline ({@link System#nanoTime()}) passed: every
-   * slot free (an asynchronous job holds one without a thread), then the worker threads ended.
+   * slot free (an asynchronous job holds one without a thread), then the worker threads ended. The
+   * threads take work until every slot is free, since an asynchronous job still running hands its
+   * blocking parts and its outcome to them; the stopped fetch loop starts no new job meanwhile.
    */
   boolean awaitWorkers(long deadlineNanos) {
     try {
@@ -167,6 +164,7 @@ final class JobFetcher {
         }
         Thread.sleep(STOP_POLL_MILLIS);
       }
+      workers.shutdown();
       return workers.awaitTermination(
           Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
     } catch (InterruptedException e) {

@@ -113,6 +113,26 @@ final class JobStore {
                   .and(JOBS.ATTEMPTED_BY.eq(DSL.param("clientId", JOBS.ATTEMPTED_BY)))
                   .returning(JOBS.ID));
 
+  // COMPLETE for given attempts: a job is completed only while the attempt its caller worked is
+  // the one running (D-WF-16). The id's own condition keeps the primary key's index in use; the
+  // pairs travel as "id:attempt" keys, so the statement stays one for any batch size.
+  private static final RenderedQuery COMPLETE_ATTEMPTS =
+      RenderedQuery.of(
+          () ->
+              DSL.update(JOBS)
+                  .set(JOBS.STATE, state(JobState.COMPLETED))
+                  .set(JOBS.FINALIZED_AT, DSL.param("now", JOBS.FINALIZED_AT))
+                  .where(JOBS.ID.eq(DSL.any(DSL.param("ids", SQLDataType.UUID.array()))))
+                  .and(
+                      JOBS.ID
+                          .cast(SQLDataType.VARCHAR)
+                          .concat(DSL.inline(":"))
+                          .concat(JOBS.ATTEMPT.cast(SQLDataType.VARCHAR))
+                          .eq(DSL.any(DSL.param("keys", SQLDataType.VARCHAR.array()))))
+                  .and(HELD)
+                  .and(JOBS.ATTEMPTED_BY.eq(DSL.param("clientId", JOBS.ATTEMPTED_BY)))
+                  .returning(JOBS.ID));
+
   // The oldest waiting job of a queue, the start of its fetch horizon (ADR 0030): per priority the
   // first entry of jobs_fetch, so each walks only that priority's entries of fetched jobs, once.
   private static final RenderedQuery OLDEST_WAITING =
@@ -313,12 +333,20 @@ final class JobStore {
         PgTx.dsl(), Map.of("ids", ids.toArray(UUID[]::new), "now", utc(now), "clientId", clientId));
   }
 
-  /** Completes this client's running jobs among {@code ids}; returns the ids it completed. */
-  List<UUID> completeNaming(List<UUID> ids, Instant now, String clientId) {
-    return COMPLETE
-        .fetch(
-            PgTx.dsl(),
-            Map.of("ids", ids.toArray(UUID[]::new), "now", utc(now), "clientId", clientId))
+  /**
+   * Completes this client's running jobs among {@code attempts} whose running attempt is the given
+   * one; returns the ids it completed.
+   *
+   * @param attempts per job id, the attempt its caller worked
+   */
+  List<UUID> completeAttempts(Map<UUID, Integer> attempts, Instant now, String clientId) {
+    UUID[] ids = attempts.keySet().toArray(UUID[]::new);
+    String[] keys =
+        attempts.entrySet().stream()
+            .map(e -> e.getKey() + ":" + e.getValue())
+            .toArray(String[]::new);
+    return COMPLETE_ATTEMPTS
+        .fetch(PgTx.dsl(), Map.of("ids", ids, "keys", keys, "now", utc(now), "clientId", clientId))
         .getValues(JOBS.ID.getName(), UUID.class);
   }
 

@@ -266,7 +266,6 @@ public final class PgJobRuntime implements JobRuntime {
     wakes.shutdownNow();
     maintenance.stop();
     JobFetcher.stopFetching(fetchers.values(), remaining(deadline));
-    fetchers.values().forEach(JobFetcher::shutdownWorkers);
     boolean finished = true;
     for (JobFetcher fetcher : fetchers.values()) {
       finished &= fetcher.awaitWorkers(deadline);

@@ -33,6 +33,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import javax.net.ssl.SSLException;
 import org.apache.hc.client5.http.ConnectTimeoutException;
@@ -102,7 +103,7 @@ public final class PinnedHttpTransport implements WebhookTransport, AutoCloseabl
   private static final String CHECKED_TARGET = "bothy.webhooks.checked-target";
 
   // The context attribute set once an attempt has its connection (or starts opening one).
-  private static final String CONNECTED = "bothy.webhooks.connected";
+  private static final String CONNECTION = "bothy.webhooks.connection";
 
   /** Refuses every lookup: the address comes with the target, checked. */
   private static final DnsResolver NO_LOOKUP =
@@ -173,8 +174,12 @@ public final class PinnedHttpTransport implements WebhookTransport, AutoCloseabl
                 ChainElement.CONNECT.name(),
                 "bothy-connected",
                 (request, entity, scope, chain, callback) -> {
-                  if (scope.clientContext.getAttribute(CONNECTED) instanceof AtomicBoolean flag) {
-                    flag.set(true);
+                  if (scope.clientContext.getAttribute(CONNECTION) instanceof Connection c
+                      && !c.connected()) {
+                    // The connection wait ended first and the attempt is a busy receiver: the
+                    // request must not go out.
+                    callback.failed(new ConnectionRequestTimeoutException("connection wait over"));
+                    return;
                   }
                   chain.proceed(request, entity, scope, callback);
                 })
@@ -228,6 +233,16 @@ public final class PinnedHttpTransport implements WebhookTransport, AutoCloseabl
     }
   }
 
+  /**
+   * Starts one request without a waiting thread: the lookup of a host name on {@code lookups} (an
+   * address needs none), then the exchange on the client's I/O threads.
+   *
+   * @param request the signed request
+   * @param lookups runs the host's lookup
+   * @return completes on an I/O thread (or the deadline timer) with the response or the kind of
+   *     error; exceptionally with {@link ReceiverBusy} when no connection came within the
+   *     connection wait and nothing was sent. Cancelling it drops the request.
+   */
   @Override
   public CompletableFuture<SendResult> sendAsync(OutgoingRequest request, Executor lookups) {
     long start = System.nanoTime();
@@ -308,8 +323,8 @@ public final class PinnedHttpTransport implements WebhookTransport, AutoCloseabl
             f.cancel(true);
           }
         };
-    AtomicBoolean connected = new AtomicBoolean();
-    context.setAttribute(CONNECTED, connected);
+    Connection connection = new Connection();
+    context.setAttribute(CONNECTION, connection);
     Future<?> exchange =
         client.execute(
             SimpleRequestProducer.create(post.build()),
@@ -324,7 +339,7 @@ public final class PinnedHttpTransport implements WebhookTransport, AutoCloseabl
 
               @Override
               public void failed(Exception e) {
-                if (waitShorter && !timedOut.get() && poolWaitEnded(e)) {
+                if (waitShorter && !timedOut.get() && poolWaitEnded(e) && connection.busy()) {
                   out.completeExceptionally(new ReceiverBusy(connectionWait));
                   return;
                 }
@@ -357,7 +372,7 @@ public final class PinnedHttpTransport implements WebhookTransport, AutoCloseabl
         waitShorter
             ? deadlines.schedule(
                 () -> {
-                  if (!connected.get()
+                  if (connection.busy()
                       && out.completeExceptionally(new ReceiverBusy(connectionWait))) {
                     exchange.cancel(true);
                   }
@@ -367,6 +382,10 @@ public final class PinnedHttpTransport implements WebhookTransport, AutoCloseabl
             : null;
     out.whenComplete(
         (result, e) -> {
+          if (out.isCancelled()) {
+            // The caller gave up on the attempt: its connection goes back at once.
+            exchange.cancel(true);
+          }
           deadline.cancel(false);
           if (connectionDeadline != null) {
             connectionDeadline.cancel(false);
@@ -391,6 +410,27 @@ public final class PinnedHttpTransport implements WebhookTransport, AutoCloseabl
       }
     }
     return false;
+  }
+
+  /**
+   * Whether an attempt got its connection before its connection wait ended: whichever comes first
+   * decides, once, so an attempt is never both sent and reported as a busy receiver.
+   */
+  private static final class Connection {
+    private static final int WAITING = 0;
+    private static final int CONNECTED = 1;
+    private static final int BUSY = 2;
+    private final AtomicInteger state = new AtomicInteger(WAITING);
+
+    /** Marks the connection come; false when the wait had ended first. */
+    boolean connected() {
+      return state.compareAndSet(WAITING, CONNECTED) || state.get() == CONNECTED;
+    }
+
+    /** Marks the wait over without a connection; false when the connection had come first. */
+    boolean busy() {
+      return state.compareAndSet(WAITING, BUSY) || state.get() == BUSY;
+    }
   }
 
   /**
@@ -427,8 +467,10 @@ public final class PinnedHttpTransport implements WebhookTransport, AutoCloseabl
         Object attachment,
         HttpContext context,
         FutureCallback<AsyncConnectionEndpoint> callback) {
-      if (context != null && context.getAttribute(CONNECTED) instanceof AtomicBoolean flag) {
-        flag.set(true);
+      if (context != null && context.getAttribute(CONNECTION) instanceof Connection c) {
+        // Once opening has begun the attempt is no busy receiver; if the wait ended first, the
+        // request is refused after the connect (the interceptor) and the connection pooled.
+        c.connected();
       }
       return pool.connect(endpoint, initiator, connectTimeout, attachment, context, callback);
     }
@@ -477,6 +519,7 @@ public final class PinnedHttpTransport implements WebhookTransport, AutoCloseabl
     private FutureCallback<SendResult> done;
     private byte[] kept = new byte[0];
     private int size;
+    private int chars;
     private boolean answered;
 
     ExcerptConsumer(
@@ -518,20 +561,24 @@ public final class PinnedHttpTransport implements WebhookTransport, AutoCloseabl
 
     @Override
     public void consume(ByteBuffer src) {
-      if (answered) {
-        src.position(src.limit());
-        return;
+      while (!answered && src.hasRemaining()) {
+        byte b = src.get();
+        // A byte that starts a character after the last one kept: the body is longer than the
+        // excerpt. A run of bytes that never starts one is cut at the byte cap.
+        boolean starts = (b & 0xC0) != 0x80;
+        if ((starts && chars == maxChars) || size == maxBytes) {
+          answerEarly();
+          break;
+        }
+        if (size == kept.length) {
+          kept = Arrays.copyOf(kept, Math.min(maxBytes, Math.max(64, kept.length * 2)));
+        }
+        kept[size++] = b;
+        if (starts) {
+          chars++;
+        }
       }
-      int n = Math.min(src.remaining(), maxBytes - size);
-      if (size + n > kept.length) {
-        kept = Arrays.copyOf(kept, Math.min(maxBytes, Math.max(size + n, kept.length * 2)));
-      }
-      src.get(kept, size, n);
-      size += n;
       src.position(src.limit());
-      if (size >= maxBytes) {
-        answerEarly();
-      }
     }
 
     @Override

@@ -293,6 +293,32 @@ class PinnedHttpTransportTest {
   }
 
   @Test
+  void a_body_longer_than_the_excerpt_is_answered_once_the_excerpt_is_read() {
+    receiver.respond(
+        (exchange, release) -> {
+          exchange.sendResponseHeaders(200, 0);
+          OutputStream out = exchange.getResponseBody();
+          // 150 characters, fewer bytes than four per character, then the body stays open.
+          out.write("\u00e9".repeat(150).getBytes(StandardCharsets.UTF_8));
+          out.flush();
+          awaitQuietly(release);
+          exchange.close();
+        });
+    Duration timeout = Duration.ofSeconds(5);
+    try {
+      SendResult result =
+          transport(LOOPBACK_ALLOWED, ScriptedResolver.answering("127.0.0.1"), 100)
+              .send(request(receiver.uri(HOST, "/"), "{}", timeout));
+      assertThat(result.errorKind()).as("%s", result).isEmpty();
+      assertThat(result.status()).isEqualTo(200);
+      assertThat(result.bodyExcerpt()).isEqualTo("\u00e9".repeat(100));
+      assertThat(result.elapsed()).as("not held until the timeout").isLessThan(timeout);
+    } finally {
+      receiver.release().countDown();
+    }
+  }
+
+  @Test
   void a_body_that_trickles_past_the_timeout_ends_the_attempt_as_a_timeout() {
     receiver.respond(
         (exchange, release) -> {
