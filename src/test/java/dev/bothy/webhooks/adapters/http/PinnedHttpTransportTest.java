@@ -293,6 +293,31 @@ class PinnedHttpTransportTest {
   }
 
   @Test
+  void closing_the_transport_ends_its_threads_without_an_error_in_the_log() {
+    try (CapturedLog client = CapturedLog.of(LoggerFactory.getLogger("org.apache.hc"))) {
+      for (int round = 0; round < 20; round++) {
+        PinnedHttpTransport closing =
+            new PinnedHttpTransport(
+                LOOPBACK_ALLOWED,
+                ScriptedResolver.answering("127.0.0.1"),
+                100,
+                ConnectionSettings.defaults(TIMEOUT));
+        if (round % 2 == 0) {
+          // A kept-alive connection open at the close, and none on every other round.
+          assertThat(closing.send(request(receiver.uri(HOST, "/"), "{}", TIMEOUT)).status())
+              .isEqualTo(200);
+        }
+        closing.close();
+      }
+      assertThat(client.events())
+          .as("what HttpClient logged at warning or above")
+          .filteredOn(e -> e.getLevel().isGreaterOrEqual(ch.qos.logback.classic.Level.WARN))
+          .extracting(ILoggingEvent::getFormattedMessage)
+          .isEmpty();
+    }
+  }
+
+  @Test
   void a_body_longer_than_the_excerpt_is_answered_once_the_excerpt_is_read() {
     receiver.respond(
         (exchange, release) -> {
