@@ -33,8 +33,6 @@ import org.slf4j.LoggerFactory;
  */
 final class JobFetcher {
   private static final Logger LOG = LoggerFactory.getLogger(JobFetcher.class);
-  // How often a stop looks whether the asynchronous jobs ended; they signal no thread.
-  private static final long STOP_POLL_MILLIS = 10;
 
   private final String queue;
   private final UnitOfWork unitOfWork;
@@ -158,11 +156,11 @@ final class JobFetcher {
    */
   boolean awaitWorkers(long deadlineNanos) {
     try {
-      while (slots.availablePermits() < size) {
-        if (System.nanoTime() - deadlineNanos >= 0) {
-          return false;
-        }
-        Thread.sleep(STOP_POLL_MILLIS);
+      // Every slot taken back at once, when the last job frees its own: the stopped fetch loop
+      // takes none meanwhile, and none is given back after the stop.
+      if (!slots.tryAcquire(
+          size, Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+        return false;
       }
       workers.shutdown();
       return workers.awaitTermination(

@@ -31,6 +31,7 @@ import org.jooq.Condition;
 import org.jooq.DataType;
 import org.jooq.Field;
 import org.jooq.JSONB;
+import org.jooq.Query;
 import org.jooq.Record;
 import org.jooq.Record1;
 import org.jooq.Record2;
@@ -103,15 +104,7 @@ final class JobStore {
                       JOBS.SCHEDULED_AT));
 
   private static final RenderedQuery COMPLETE =
-      RenderedQuery.of(
-          () ->
-              DSL.update(JOBS)
-                  .set(JOBS.STATE, state(JobState.COMPLETED))
-                  .set(JOBS.FINALIZED_AT, DSL.param("now", JOBS.FINALIZED_AT))
-                  .where(JOBS.ID.eq(DSL.any(DSL.param("ids", SQLDataType.UUID.array()))))
-                  .and(HELD)
-                  .and(JOBS.ATTEMPTED_BY.eq(DSL.param("clientId", JOBS.ATTEMPTED_BY)))
-                  .returning(JOBS.ID));
+      RenderedQuery.of(() -> completion(DSL.noCondition()));
 
   // COMPLETE for given attempts: a job is completed only while the attempt its caller worked is
   // the one running (D-WF-16). The id's own condition keeps the primary key's index in use; the
@@ -119,19 +112,24 @@ final class JobStore {
   private static final RenderedQuery COMPLETE_ATTEMPTS =
       RenderedQuery.of(
           () ->
-              DSL.update(JOBS)
-                  .set(JOBS.STATE, state(JobState.COMPLETED))
-                  .set(JOBS.FINALIZED_AT, DSL.param("now", JOBS.FINALIZED_AT))
-                  .where(JOBS.ID.eq(DSL.any(DSL.param("ids", SQLDataType.UUID.array()))))
-                  .and(
-                      JOBS.ID
-                          .cast(SQLDataType.VARCHAR)
-                          .concat(DSL.inline(":"))
-                          .concat(JOBS.ATTEMPT.cast(SQLDataType.VARCHAR))
-                          .eq(DSL.any(DSL.param("keys", SQLDataType.VARCHAR.array()))))
-                  .and(HELD)
-                  .and(JOBS.ATTEMPTED_BY.eq(DSL.param("clientId", JOBS.ATTEMPTED_BY)))
-                  .returning(JOBS.ID));
+              completion(
+                  JOBS.ID
+                      .cast(SQLDataType.VARCHAR)
+                      .concat(DSL.inline(":"))
+                      .concat(JOBS.ATTEMPT.cast(SQLDataType.VARCHAR))
+                      .eq(DSL.any(DSL.param("keys", SQLDataType.VARCHAR.array())))));
+
+  /** Completes this client's running jobs among the ids that also meet {@code which}. */
+  private static Query completion(Condition which) {
+    return DSL.update(JOBS)
+        .set(JOBS.STATE, state(JobState.COMPLETED))
+        .set(JOBS.FINALIZED_AT, DSL.param("now", JOBS.FINALIZED_AT))
+        .where(JOBS.ID.eq(DSL.any(DSL.param("ids", SQLDataType.UUID.array()))))
+        .and(which)
+        .and(HELD)
+        .and(JOBS.ATTEMPTED_BY.eq(DSL.param("clientId", JOBS.ATTEMPTED_BY)))
+        .returning(JOBS.ID);
+  }
 
   // The oldest waiting job of a queue, the start of its fetch horizon (ADR 0030): per priority the
   // first entry of jobs_fetch, so each walks only that priority's entries of fetched jobs, once.
