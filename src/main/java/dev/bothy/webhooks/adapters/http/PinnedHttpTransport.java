@@ -255,13 +255,20 @@ public final class PinnedHttpTransport implements WebhookTransport, AutoCloseabl
             && (InetAddressUtils.isIPv4(host)
                 || (host.startsWith("[")
                     && InetAddressUtils.isIPv6(host.substring(1, host.length() - 1))));
-    return CompletableFuture.supplyAsync(() -> checked(request), literal ? Runnable::run : lookups)
-        .thenCompose(
-            checked ->
-                checked.refusal() != null
-                    ? CompletableFuture.completedFuture(
-                        SendResult.error(checked.refusal(), since(start)))
-                    : exchange(request, checked.addresses(), start));
+    // The caller's future is the exchange's own, so cancelling it drops the request.
+    CompletableFuture<SendResult> out = new CompletableFuture<>();
+    CompletableFuture.supplyAsync(() -> checked(request), literal ? Runnable::run : lookups)
+        .whenComplete(
+            (checked, thrown) -> {
+              if (thrown != null) {
+                out.completeExceptionally(thrown);
+              } else if (checked.refusal() != null) {
+                out.complete(SendResult.error(checked.refusal(), since(start)));
+              } else if (!out.isDone()) {
+                exchange(request, checked.addresses(), start, out);
+              }
+            });
+    return out;
   }
 
   /** The checked addresses of a target, or the error kind of its refusal. */
@@ -279,8 +286,12 @@ public final class PinnedHttpTransport implements WebhookTransport, AutoCloseabl
     }
   }
 
-  private CompletableFuture<SendResult> exchange(
-      OutgoingRequest request, List<InetAddress> addresses, long start) {
+  /** Sends the request to the checked address and completes {@code out} with its end. */
+  private void exchange(
+      OutgoingRequest request,
+      List<InetAddress> addresses,
+      long start,
+      CompletableFuture<SendResult> out) {
     URI target = request.target();
     String scheme = target.getScheme().toLowerCase(Locale.ROOT);
     int port = target.getPort() >= 0 ? target.getPort() : scheme.equals("https") ? 443 : 80;
@@ -300,7 +311,8 @@ public final class PinnedHttpTransport implements WebhookTransport, AutoCloseabl
     // The lookup counts against the request's timeout: what it used is not given again.
     Duration left = request.timeout().minus(since(start));
     if (left.isNegative() || left.isZero()) {
-      return CompletableFuture.completedFuture(SendResult.error(SendResult.TIMEOUT, since(start)));
+      out.complete(SendResult.error(SendResult.TIMEOUT, since(start)));
+      return;
     }
     // A wait for the pool counts against the request's timeout too, but a wait cut short by the
     // connection wait sent nothing: that is a busy receiver, not an attempt (D-WF-9).
@@ -314,7 +326,6 @@ public final class PinnedHttpTransport implements WebhookTransport, AutoCloseabl
             .setConnectionRequestTimeout(Timeout.of(poolWait))
             .build());
 
-    CompletableFuture<SendResult> out = new CompletableFuture<>();
     AtomicBoolean timedOut = new AtomicBoolean();
     AtomicReference<Future<?>> running = new AtomicReference<>();
     // An excerpt complete before the body ends: the answer is known, the rest is not read.
@@ -393,7 +404,6 @@ public final class PinnedHttpTransport implements WebhookTransport, AutoCloseabl
             connectionDeadline.cancel(false);
           }
         });
-    return out;
   }
 
   /**

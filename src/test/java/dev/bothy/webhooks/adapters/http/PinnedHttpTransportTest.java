@@ -293,6 +293,43 @@ class PinnedHttpTransportTest {
   }
 
   @Test
+  void cancelling_an_async_send_drops_its_request_and_frees_its_connection() throws Exception {
+    java.util.concurrent.atomic.AtomicInteger requests =
+        new java.util.concurrent.atomic.AtomicInteger();
+    receiver.respond(
+        (exchange, release) -> {
+          if (requests.incrementAndGet() == 1) {
+            // The first request is held until the test ends; the others are answered.
+            awaitQuietly(release);
+          }
+          LoopbackReceiver.status(200, "").respond(exchange, release);
+        });
+    transport =
+        new PinnedHttpTransport(
+            LOOPBACK_ALLOWED,
+            ScriptedResolver.answering("127.0.0.1").then("127.0.0.1"),
+            100,
+            ConnectionSettings.limits(10, 1, TIMEOUT, Duration.ofMillis(500)));
+    try {
+      java.util.concurrent.CompletableFuture<SendResult> held =
+          transport.sendAsync(request(receiver.uri(HOST, "/"), "{}", TIMEOUT), Runnable::run);
+      long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (receiver.received().isEmpty() && System.nanoTime() < until) {
+        Thread.sleep(10);
+      }
+      assertThat(receiver.received()).hasSize(1);
+
+      held.cancel(true);
+
+      // The target's only connection went with the cancelled request, so the next one gets one.
+      SendResult next = transport.send(request(receiver.uri(HOST, "/"), "{}", TIMEOUT));
+      assertThat(next.status()).as("%s", next).isEqualTo(200);
+    } finally {
+      receiver.release().countDown();
+    }
+  }
+
+  @Test
   void closing_the_transport_ends_its_threads_without_an_error_in_the_log() {
     try (CapturedLog client = CapturedLog.of(LoggerFactory.getLogger("org.apache.hc"))) {
       for (int round = 0; round < 20; round++) {
